@@ -1,0 +1,26 @@
+import type { DatabaseSync } from "node:sqlite";
+import type { Db } from "./db.ts";
+import { migrate } from "./schema.ts";
+import { openSqlite } from "./sqlite.ts";
+
+export interface OpenDatabase {
+  db: Db;
+  /** The SQLite handle, for Fedify's SQLite KV store and queue; absent on PostgreSQL. */
+  sqlite?: DatabaseSync;
+}
+
+/** Opens the store named by a `sqlite:PATH` or `postgres://…` URL and brings its schema up to date. */
+export async function openDatabase(url: string): Promise<OpenDatabase> {
+  let opened: OpenDatabase;
+  if (url.startsWith("sqlite:")) {
+    const { db, raw } = openSqlite(url.slice("sqlite:".length) || ":memory:");
+    opened = { db, sqlite: raw };
+  } else if (/^postgres(ql)?:\/\//.test(url)) {
+    const { openPostgres } = await import("./postgres.ts");
+    opened = { db: await openPostgres(url) };
+  } else {
+    throw new Error(`unsupported database URL "${url}": use sqlite:PATH or postgres://…`);
+  }
+  await migrate(opened.db);
+  return opened;
+}

@@ -1,0 +1,127 @@
+import type { Db, Dialect } from "./db.ts";
+
+// Migrations run in order at start; each runs once and is recorded in schema_migrations.
+// `serial` and `blob` differ between dialects; everything else is shared SQL. Times are
+// milliseconds since the epoch in BIGINT columns; JSON is stored as TEXT.
+
+interface Migration {
+  id: number;
+  sql: (types: { serial: string }) => string[];
+}
+
+const migrations: Migration[] = [
+  {
+    id: 1,
+    sql: ({ serial }) => [
+      `CREATE TABLE accounts (
+        id ${serial},
+        name TEXT NOT NULL UNIQUE,
+        password_hash TEXT NOT NULL,
+        admin INTEGER NOT NULL DEFAULT 0,
+        permissions TEXT NOT NULL DEFAULT '[]',
+        created_at BIGINT NOT NULL
+      )`,
+      `CREATE TABLE tokens (
+        hash TEXT PRIMARY KEY,
+        account_id BIGINT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+        created_at BIGINT NOT NULL,
+        expires_at BIGINT NOT NULL
+      )`,
+      `CREATE INDEX tokens_account ON tokens(account_id)`,
+      `CREATE TABLE actors (
+        id TEXT PRIMARY KEY,
+        account_id BIGINT REFERENCES accounts(id) ON DELETE SET NULL,
+        base_url TEXT NOT NULL,
+        name TEXT NOT NULL,
+        profile TEXT NOT NULL DEFAULT '{}',
+        auto_follow INTEGER NOT NULL DEFAULT 0,
+        rsa_private_jwk TEXT NOT NULL,
+        rsa_public_jwk TEXT NOT NULL,
+        ed25519_private_jwk TEXT NOT NULL,
+        ed25519_public_jwk TEXT NOT NULL,
+        created_at BIGINT NOT NULL,
+        updated_at BIGINT NOT NULL,
+        deleted_at BIGINT
+      )`,
+      `CREATE INDEX actors_account ON actors(account_id)`,
+      `CREATE TABLE identifiers (
+        identifier TEXT PRIMARY KEY,
+        actor_id TEXT NOT NULL REFERENCES actors(id) ON DELETE CASCADE,
+        is_primary INTEGER NOT NULL DEFAULT 0,
+        created_at BIGINT NOT NULL
+      )`,
+      `CREATE INDEX identifiers_actor ON identifiers(actor_id)`,
+      `CREATE TABLE followers (
+        actor_id TEXT NOT NULL REFERENCES actors(id) ON DELETE CASCADE,
+        follower_id TEXT NOT NULL,
+        inbox TEXT NOT NULL,
+        shared_inbox TEXT,
+        follow_id TEXT,
+        created_at BIGINT NOT NULL,
+        PRIMARY KEY (actor_id, follower_id)
+      )`,
+      `CREATE TABLE following (
+        actor_id TEXT NOT NULL REFERENCES actors(id) ON DELETE CASCADE,
+        target_id TEXT NOT NULL,
+        follow_id TEXT,
+        accepted INTEGER NOT NULL DEFAULT 0,
+        created_at BIGINT NOT NULL,
+        PRIMARY KEY (actor_id, target_id)
+      )`,
+      `CREATE TABLE objects (
+        id TEXT PRIMARY KEY,
+        actor_id TEXT NOT NULL,
+        data TEXT NOT NULL,
+        created_at BIGINT NOT NULL,
+        deleted_at BIGINT
+      )`,
+      `CREATE TABLE events (
+        account_id BIGINT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+        stream TEXT NOT NULL,
+        seq BIGINT NOT NULL,
+        data TEXT NOT NULL,
+        created_at BIGINT NOT NULL,
+        PRIMARY KEY (account_id, stream, seq)
+      )`,
+      `CREATE TABLE deliveries (
+        id ${serial},
+        actor_id TEXT NOT NULL,
+        inbox TEXT NOT NULL,
+        body TEXT NOT NULL,
+        routing_key TEXT NOT NULL,
+        original TEXT NOT NULL,
+        attempt INTEGER NOT NULL DEFAULT 0,
+        next_attempt_at BIGINT NOT NULL,
+        locked_until BIGINT NOT NULL DEFAULT 0,
+        created_at BIGINT NOT NULL
+      )`,
+      `CREATE INDEX deliveries_due ON deliveries(next_attempt_at)`,
+    ],
+  },
+];
+
+export async function migrate(db: Db): Promise<void> {
+  await db.run(
+    `CREATE TABLE IF NOT EXISTS schema_migrations (id INTEGER PRIMARY KEY, applied_at BIGINT NOT NULL)`,
+  );
+  const done = new Set(
+    (await db.all<{ id: number }>(`SELECT id FROM schema_migrations`)).map((r) => Number(r.id)),
+  );
+  const types = serialType(db.dialect);
+  for (const migration of migrations) {
+    if (done.has(migration.id)) continue;
+    await db.transaction(async (tx) => {
+      for (const statement of migration.sql(types)) await tx.run(statement);
+      await tx.run(`INSERT INTO schema_migrations (id, applied_at) VALUES (?, ?)`, [
+        migration.id,
+        Date.now(),
+      ]);
+    });
+  }
+}
+
+function serialType(dialect: Dialect) {
+  return {
+    serial: dialect === "sqlite" ? "INTEGER PRIMARY KEY AUTOINCREMENT" : "BIGSERIAL PRIMARY KEY",
+  };
+}
