@@ -1,0 +1,106 @@
+// The /fe wire contract. cattle_grid's published types (@cattle-grid/account-api) are the base;
+// what Corral adds is marked as an addition and stays backwards compatible. The console imports
+// this file with `import type`, so a renamed field fails its type check, not production.
+// The types are imported from the package's types.gen.ts by path: its index also exports the
+// generated client, whose sources (CommonJS-typed .ts) fail our strict ESM type check.
+
+import type {
+  ActorInformation,
+  CreateActorRequest,
+  EventType,
+  HttpValidationError,
+  InformationResponse,
+  LookupRequest,
+  MethodInformationModel,
+  NameAndVersion,
+  PerformRequest,
+  SignInData,
+  TokenResponse,
+  ValidationError,
+} from "../../../node_modules/@cattle-grid/account-api/src/types.gen.ts";
+
+export type {
+  ActorInformation,
+  CreateActorRequest,
+  EventType,
+  HttpValidationError,
+  InformationResponse,
+  LookupRequest,
+  MethodInformationModel,
+  NameAndVersion,
+  PerformRequest,
+  SignInData,
+  TokenResponse,
+  ValidationError,
+};
+
+/** The three streams of `GET /fe/account/stream/{event_type}`. */
+export type StreamName = EventType;
+export const streamNames = ["incoming", "outgoing", "error"] as const satisfies readonly StreamName[];
+
+/** `POST /fe/signin` body and answer. */
+export type SignInRequest = SignInData;
+export type SignInResponse = TokenResponse;
+
+/** `GET /fe/account/info`: every field present (cattle_grid leaves methodInformation optional). */
+export type AccountInfo = InformationResponse & { methodInformation: MethodInformationModel[] };
+
+/** `POST /fe/account/create` answers 201 with the actor's ActivityPub document. */
+export type ActorDocument = Record<string, unknown> & { id: string; type: string };
+
+/**
+ * `POST /fe/actor/lookup?timeout=S` answers 200 either way. A failed fetch has `raw: null`;
+ * `error` (why it failed) is Corral's addition.
+ */
+export type LookupResult =
+  | { raw: Record<string, unknown>; parsed?: ParsedPayload }
+  | { raw: null; error: string };
+
+/** `POST /fe/actor/trigger/{method}` answers `202 null`. */
+export type TriggerRequest = PerformRequest;
+export type TriggerResponse = null;
+
+/** Every error answer but 422: `{"detail": "why"}` (FastAPI's shape). */
+export type ErrorDetail = { detail: string };
+/** 422: FastAPI's validation error, every entry with loc, msg, type. */
+export type ValidationErrorResponse = { detail: ValidationError[] };
+
+/** muck_out-style normalised view of a payload (see cattle_grid's muck_out). */
+export type ParsedPayload = {
+  activity?: Record<string, unknown> & {
+    type?: string;
+    id?: string;
+    actor?: string;
+    to?: string[];
+    cc?: string[];
+    object?: string;
+  };
+  object?: Record<string, unknown>;
+  actor?: Record<string, unknown>;
+  collection?: Record<string, unknown>;
+};
+
+/** Data of an incoming/outgoing stream frame: cattle_grid's EventInformation. */
+export type EventInformation = {
+  actor: string;
+  event_type: "incoming" | "outgoing";
+  data: { raw: Record<string, unknown>; parsed?: ParsedPayload };
+  history_id: string | null;
+};
+
+/** Data of an error stream frame: cattle_grid's ErrorMessage plus Corral's optional fields. */
+export type ErrorMessage = {
+  message: string[];
+  routing_key: string;
+  original_message_body: string;
+  /** Corral's additions: what failed, where, and whether it is retried. */
+  actor?: string;
+  inbox?: string;
+  status?: number;
+  attempt?: number;
+  nextAttemptAt?: string;
+  final?: boolean;
+};
+
+/** The JSON of one stream frame's `data:` line. */
+export type StreamEvent = EventInformation | ErrorMessage;
