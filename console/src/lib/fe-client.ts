@@ -1,0 +1,58 @@
+import { useUserStore } from "./user-store.ts";
+
+// The one fetch wrapper for the account API. Everything under /fe goes through here so that the
+// bearer header, JSON handling and "errors are values" live in one place.
+
+let baseUrl = "/fe";
+
+/** Points the client at another /fe (tests start their own server on 127.0.0.1). */
+export function setFeBaseUrl(url: string): void {
+  baseUrl = url.replace(/\/+$/, "");
+}
+
+export function getFeBaseUrl(): string {
+  return baseUrl;
+}
+
+export type FeRequest = {
+  method?: "GET" | "POST";
+  body?: unknown;
+  /** Sign-in is the one call that must not carry the bearer header. */
+  anonymous?: boolean;
+};
+
+export type FeResponse<T> = { ok: true; status: number; data: T } | FeError;
+export type FeError = { ok: false; status: number; data: unknown };
+
+/**
+ * Calls `${base}${path}` with a JSON body and reads the answer as JSON. An empty or 204 answer
+ * reads as `{}`. A non-OK answer is returned with its parsed error body; HTTP errors never throw
+ * (network failures still do, they are not answers).
+ */
+export async function callFe<T>(path: string, request: FeRequest = {}): Promise<FeResponse<T>> {
+  const headers: Record<string, string> = { Accept: "application/json" };
+  if (request.body !== undefined) headers["Content-Type"] = "application/json";
+  const token = useUserStore.getState().token;
+  if (token && !request.anonymous) headers.Authorization = `Bearer ${token}`;
+
+  const response = await fetch(`${baseUrl}${path}`, {
+    method: request.method ?? (request.body === undefined ? "GET" : "POST"),
+    headers,
+    body: request.body === undefined ? undefined : JSON.stringify(request.body),
+  });
+  const data = await readJsonBody(response);
+  if (!response.ok) return { ok: false, status: response.status, data };
+  return { ok: true, status: response.status, data: data as T };
+}
+
+async function readJsonBody(response: Response): Promise<unknown> {
+  if (response.status === 204) return {};
+  const text = await response.text();
+  if (text.trim() === "") return {};
+  try {
+    return JSON.parse(text);
+  } catch {
+    // A proxy's HTML error page is still an answer: keep its text rather than throwing.
+    return { detail: text };
+  }
+}

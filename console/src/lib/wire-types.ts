@@ -1,0 +1,27 @@
+// The console's view of the /fe wire contract: type-only re-exports of the server's wire.ts, so a
+// field renamed on the server fails `tsc -p console` instead of failing in a browser.
+import type {
+  AccountInfo,
+  ActorDocument,
+  ActorInformation,
+  CreateActorRequest,
+  LookupRequest,
+  LookupResult,
+  MethodInformationModel,
+  SignInRequest,
+  SignInResponse,
+  TriggerRequest,
+} from "../../../server/src/fe/wire.ts";
+
+export type {
+  AccountInfo,
+  ActorDocument,
+  CreateActorRequest,
+  LookupRequest,
+  LookupResult,
+  SignInRequest,
+  SignInResponse,
+  TriggerRequest,
+};
+export type Actor = ActorInformation;
+export type MethodInformation = MethodInformationModel;

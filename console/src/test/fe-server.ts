@@ -1,0 +1,66 @@
+// A real HTTP server on 127.0.0.1 that stands in for /fe in component tests: the fe-client talks
+// to it over the loopback exactly as it talks to the real server, nothing is mocked in between.
+import { createServer, type IncomingMessage } from "node:http";
+import type { AddressInfo } from "node:net";
+
+export type FeCall = {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  authorization: string | undefined;
+  contentType: string | undefined;
+  body: unknown;
+};
+
+export type FeAnswer = { status: number; body?: unknown };
+export type FeHandler = (call: FeCall) => FeAnswer | Promise<FeAnswer>;
+/** Keyed by "METHOD /path" relative to /fe, e.g. "POST /signin". */
+export type FeRoutes = Record<string, FeHandler>;
+
+export type FeServer = {
+  /** Base URL to hand to setFeBaseUrl, ending in /fe. */
+  url: string;
+  /** Every call received, in order. */
+  calls: FeCall[];
+  close: () => Promise<void>;
+};
+
+export async function startFeServer(routes: FeRoutes): Promise<FeServer> {
+  const calls: FeCall[] = [];
+  const server = createServer(async (request, response) => {
+    const url = new URL(request.url ?? "/", "http://127.0.0.1");
+    const path = url.pathname.replace(/^\/fe/, "");
+    const call: FeCall = {
+      method: request.method ?? "GET",
+      path,
+      query: url.searchParams,
+      authorization: request.headers.authorization,
+      contentType: request.headers["content-type"],
+      body: await readBody(request),
+    };
+    calls.push(call);
+    const handler = routes[`${call.method} ${path}`];
+    const answer = handler ? await handler(call) : { status: 404, body: { detail: "Not Found" } };
+    if (answer.body === undefined) {
+      response.writeHead(answer.status).end();
+      return;
+    }
+    response
+      .writeHead(answer.status, { "Content-Type": "application/json" })
+      .end(JSON.stringify(answer.body));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/fe`,
+    calls,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+async function readBody(request: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  const text = Buffer.concat(chunks).toString("utf8");
+  return text === "" ? undefined : JSON.parse(text);
+}
