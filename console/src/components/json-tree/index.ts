@@ -1,0 +1,2 @@
+export { JsonTree } from "./json-tree.tsx";
+export { isLookupUrl } from "./lookup-url.ts";

@@ -1,0 +1,73 @@
+import { memo, type MouseEvent } from "react";
+import type { JsonRow } from "./flatten-json.ts";
+import { buildLookupPath, isLookupUrl } from "./lookup-url.ts";
+
+type RowProps = {
+  row: JsonRow;
+  onToggle: (id: string) => void;
+  onNavigate: (url: string) => void;
+};
+
+const INDENT_EM = 1.25;
+
+/** One visible line of the tree; memoised so a toggle re-renders only the rows that changed. */
+export const JsonRowView = memo(function JsonRowView({ row, onToggle, onNavigate }: RowProps) {
+  const indent = { paddingLeft: `${row.depth * INDENT_EM}em` };
+  if (row.kind === "leaf") {
+    return (
+      <div className="jt-row" style={indent}>
+        {row.label !== null && <span className="jt-key">{row.label}: </span>}
+        <LeafValue value={row.value} onNavigate={onNavigate} />
+      </div>
+    );
+  }
+  const action = row.open ? "Collapse" : "Expand";
+  const sizeText =
+    row.kind === "group" || (row.kind === "branch" && row.isArray)
+      ? `${row.size} ${row.size === 1 ? "item" : "items"}`
+      : `${row.size} ${row.size === 1 ? "key" : "keys"}`;
+  const closedMark = row.kind === "branch" ? (row.isArray ? "[…]" : "{…}") : "";
+  return (
+    <div className="jt-row" style={indent}>
+      <button
+        type="button"
+        className="jt-toggle"
+        aria-label={`${action} ${row.label ?? ""}`.trim()}
+        aria-expanded={row.open}
+        onClick={() => onToggle(row.id)}
+      >
+        <span className="jt-arrow" aria-hidden="true">
+          {row.open ? "▾" : "▸"}
+        </span>
+        <span className={row.kind === "group" ? "jt-group" : "jt-key"}>{row.label}</span>
+      </button>
+      {!row.open && closedMark && <span className="jt-punct">: {closedMark}</span>}
+      <span className="jt-size"> {sizeText}</span>
+    </div>
+  );
+});
+
+function LeafValue({ value, onNavigate }: { value: unknown; onNavigate: (url: string) => void }) {
+  if (typeof value === "string") {
+    if (!isLookupUrl(value)) return <span className="jt-string">"{value}"</span>;
+    const follow = (event: MouseEvent<HTMLAnchorElement>) => {
+      // Keep modified clicks (new tab, new window) to the browser; plain clicks stay in the app.
+      if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+      event.preventDefault();
+      onNavigate(value);
+    };
+    return (
+      <span className="jt-string">
+        "
+        <a className="jt-link" href={buildLookupPath(value)} onClick={follow}>
+          {value}
+        </a>
+        "
+      </span>
+    );
+  }
+  if (Array.isArray(value)) return <span className="jt-punct">[]</span>;
+  if (typeof value === "object" && value !== null) return <span className="jt-punct">{"{}"}</span>;
+  const kind = value === null ? "null" : typeof value;
+  return <span className={`jt-${kind}`}>{String(value)}</span>;
+}

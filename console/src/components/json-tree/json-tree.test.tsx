@@ -1,0 +1,138 @@
+import { describe, expect, it } from "vitest";
+import { render, screen, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { MemoryRouter, Route, Routes, useLocation } from "react-router";
+import { JsonTree } from "./json-tree.tsx";
+
+function ShowLocation() {
+  const location = useLocation();
+  return <p data-testid="location">{location.pathname + location.search}</p>;
+}
+
+function renderTree(data: unknown) {
+  return render(
+    <MemoryRouter initialEntries={["/start"]}>
+      <Routes>
+        <Route path="*" element={<><JsonTree data={data} /><ShowLocation /></>} />
+      </Routes>
+    </MemoryRouter>,
+  );
+}
+
+function rowTexts(container: HTMLElement): string[] {
+  return [...container.querySelectorAll(".jt-row")].map((row) => row.textContent ?? "");
+}
+
+describe("JsonTree", () => {
+  it("shows keys sorted", () => {
+    const { container } = renderTree({ zeta: 1, alpha: 2, mid: 3 });
+    expect(rowTexts(container)).toEqual(["alpha: 2", "mid: 3", "zeta: 1"]);
+  });
+
+  it("hides data type labels", () => {
+    const { container } = renderTree({ count: 3, name: "x", flag: true, nothing: null });
+    expect(container.textContent).not.toMatch(/\b(int|string|bool|float)\b/);
+    expect(rowTexts(container)).toContain("count: 3");
+  });
+
+  it("starts @context, context, signature, publicKey and proof collapsed and everything else open", () => {
+    const inner = { secret: "hidden-value" };
+    renderTree({
+      "@context": inner,
+      context: inner,
+      signature: inner,
+      publicKey: inner,
+      proof: inner,
+      object: { visible: "shown-value" },
+    });
+    for (const key of ["@context", "context", "signature", "publicKey", "proof"]) {
+      expect(screen.getByRole("button", { name: `Expand ${key}` })).toHaveAttribute("aria-expanded", "false");
+    }
+    expect(screen.getByRole("button", { name: "Collapse object" })).toBeInTheDocument();
+    expect(screen.queryByText(/hidden-value/)).not.toBeInTheDocument();
+    expect(screen.getByText(/shown-value/)).toBeInTheDocument();
+  });
+
+  it("expands and collapses a key from the keyboard", async () => {
+    const user = userEvent.setup();
+    renderTree({ publicKey: { id: "key-id-value" } });
+    screen.getByRole("button", { name: "Expand publicKey" }).focus();
+    await user.keyboard("{Enter}");
+    expect(screen.getByText(/key-id-value/)).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Collapse publicKey" })).toHaveFocus();
+    await user.keyboard(" ");
+    expect(screen.queryByText(/key-id-value/)).not.toBeInTheDocument();
+  });
+
+  it("groups arrays longer than 100 items into collapsed chunks of 100", async () => {
+    const user = userEvent.setup();
+    renderTree({ items: Array.from({ length: 250 }, (_, i) => `item-${i}`) });
+    expect(screen.getByRole("button", { name: "Expand [0…99]" })).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Expand [100…199]" })).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Expand [200…249]" })).toBeInTheDocument();
+    expect(screen.queryByText(/item-150/)).not.toBeInTheDocument();
+    await user.click(screen.getByRole("button", { name: "Expand [100…199]" }));
+    expect(screen.getByText('"item-150"')).toBeInTheDocument();
+    expect(screen.queryByText(/item-50"/)).not.toBeInTheDocument();
+  });
+
+  it("shows arrays of 100 items or fewer without groups", () => {
+    renderTree({ items: Array.from({ length: 100 }, (_, i) => i) });
+    expect(screen.queryByRole("button", { name: /\[0…99\]/ })).not.toBeInTheDocument();
+    expect(screen.getByText("99")).toBeInTheDocument();
+  });
+
+  it("navigates to the lookup page when an absolute http(s) URL value is clicked", async () => {
+    const user = userEvent.setup();
+    const url = "https://remote.example/users/alice?x=1&y=2";
+    renderTree({ id: url });
+    await user.click(screen.getByRole("link", { name: url }));
+    expect(screen.getByTestId("location")).toHaveTextContent(`/lookup?uri=${encodeURIComponent(url)}`);
+  });
+
+  it("navigates from a URL value with the keyboard", async () => {
+    const user = userEvent.setup();
+    renderTree({ id: "http://remote.example/a" });
+    screen.getByRole("link", { name: "http://remote.example/a" }).focus();
+    await user.keyboard("{Enter}");
+    expect(screen.getByTestId("location")).toHaveTextContent("/lookup?uri=http%3A%2F%2Fremote.example%2Fa");
+  });
+
+  it("renders javascript:, relative, other-scheme and non-URL strings as plain text", async () => {
+    const user = userEvent.setup();
+    const { container } = renderTree({
+      a: "javascript:alert(1)",
+      b: "/users/alice",
+      c: "mailto:alice@example.com",
+      d: "just words",
+      e: "ftp://files.example/x",
+      f: "https://",
+    });
+    expect(screen.queryAllByRole("link")).toHaveLength(0);
+    for (const row of container.querySelectorAll(".jt-row")) await user.click(row);
+    expect(screen.getByTestId("location")).toHaveTextContent("/start");
+  });
+
+  it("shows a primitive or empty document as a single value", () => {
+    const { container, rerender } = renderTree("hello");
+    expect(rowTexts(container)).toEqual(['"hello"']);
+    rerender(
+      <MemoryRouter>
+        <JsonTree data={{}} />
+      </MemoryRouter>,
+    );
+    expect(rowTexts(container)).toEqual(["{}"]);
+  });
+
+  it("renders only the rows on screen for an object with 10,000 keys", () => {
+    const data = Object.fromEntries(Array.from({ length: 10_000 }, (_, i) => [`key${String(i).padStart(5, "0")}`, i]));
+    const started = performance.now();
+    const { container } = renderTree(data);
+    const elapsed = performance.now() - started;
+    const rows = container.querySelectorAll(".jt-row");
+    expect(rows.length).toBeGreaterThan(10);
+    expect(rows.length).toBeLessThan(200);
+    expect(within(container).getByText("key00000:", { exact: false })).toBeInTheDocument();
+    expect(elapsed).toBeLessThan(2_000);
+  });
+});
