@@ -1,0 +1,60 @@
+import type { Services } from "../services.ts";
+
+// Documents this server hosts, answered without a network round trip: stored objects from the
+// objects table, everything else (actors, collections) through our own Fedify router in-process.
+
+/** The origins (scheme://host:port) this server hosts actors on. */
+export function listOurOrigins(services: Services): string[] {
+  const config = services.config as unknown as { baseUrls?: string[] };
+  return (config.baseUrls ?? []).map((url) => new URL(url).origin);
+}
+
+export function isOurs(services: Services, uri: string): boolean {
+  try {
+    return listOurOrigins(services).includes(new URL(uri).origin);
+  } catch {
+    return false;
+  }
+}
+
+export type LocalDocument = { found: true; document: unknown } | { found: false; reason: string };
+
+/** A document on one of our origins; `reason` says why there is none. */
+export async function loadLocalDocument(services: Services, uri: string): Promise<LocalDocument> {
+  const stored = await loadStoredObject(services, uri);
+  if (stored) return { found: true, document: stored.deleted ? tombstone(uri) : stored.data };
+  const federation = services.federation as unknown as {
+    fetch?: (request: Request, options: { contextData: unknown }) => Promise<Response>;
+  };
+  if (typeof federation?.fetch !== "function") return { found: false, reason: `${uri} is not known here` };
+  const response = await federation.fetch(
+    new Request(uri, { headers: { Accept: "application/activity+json" } }),
+    { contextData: services },
+  );
+  if (response.status === 410) return { found: true, document: await readJson(response) ?? tombstone(uri) };
+  if (!response.ok) return { found: false, reason: `${uri} answered ${response.status} here` };
+  const document = await readJson(response);
+  return document === undefined ? { found: false, reason: `${uri} is not an ActivityPub document` } : { found: true, document };
+}
+
+/** A stored object (publish_object / publish_activity) by id. */
+export async function loadStoredObject(services: Services, id: string): Promise<{ data: unknown; actorId: string; deleted: boolean } | undefined> {
+  const row = await services.db.get<{ data: string; actor_id: string; deleted_at: number | null }>(
+    `SELECT data, actor_id, deleted_at FROM objects WHERE id = ?`,
+    [id],
+  );
+  if (!row) return undefined;
+  return { data: JSON.parse(row.data), actorId: row.actor_id, deleted: row.deleted_at != null };
+}
+
+function tombstone(id: string) {
+  return { "@context": "https://www.w3.org/ns/activitystreams", id, type: "Tombstone" };
+}
+
+async function readJson(response: Response): Promise<unknown> {
+  try {
+    return JSON.parse(await response.text());
+  } catch {
+    return undefined;
+  }
+}

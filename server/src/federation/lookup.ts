@@ -1,0 +1,61 @@
+import type { Services } from "../services.ts";
+import { parseHandle, resolveHandle } from "./handles.ts";
+import { loadSigner } from "./local-keys.ts";
+import { isOurs, loadLocalDocument } from "./local-documents.ts";
+import { parseActivityPub } from "./parse.ts";
+import { signedGet } from "./signing.ts";
+
+export type LookupResult = { raw: unknown; parsed?: unknown } | { raw: null; error: string };
+
+const DEFAULT_TIMEOUT_MS = 10_000;
+
+/**
+ * POST /fe/actor/lookup: a handle resolves through WebFinger first; documents on our own origins
+ * are answered locally; anything else is a GET signed as `actorId` (authorized fetch). A failure
+ * is a value carrying the reason, never an exception.
+ */
+export async function lookupUri(
+  services: Services,
+  input: { actorId: string; uri: string; timeoutMs?: number },
+): Promise<LookupResult> {
+  try {
+    return await lookup(services, input);
+  } catch (error) {
+    return { raw: null, error: `lookup of ${input.uri} failed: ${(error as Error).message}` };
+  }
+}
+
+async function lookup(services: Services, input: { actorId: string; uri: string; timeoutMs?: number }): Promise<LookupResult> {
+  const timeoutMs = input.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const allowPrivate = Boolean(services.config.allowPrivateAddresses);
+  let uri = input.uri.trim();
+  const handle = parseHandle(uri);
+  if (handle) {
+    const local = await findLocalHandle(services, `acct:${handle.user}@${handle.host}`);
+    if (local) uri = local;
+    else {
+      const resolved = await resolveHandle(handle, { allowPrivate, timeoutMs });
+      if (!resolved.ok) return { raw: null, error: resolved.reason };
+      uri = resolved.id;
+    }
+  }
+  if (!/^https?:\/\//i.test(uri)) return { raw: null, error: `"${input.uri}" is neither an http(s) URI nor acct:user@host` };
+  if (isOurs(services, uri)) {
+    const local = await loadLocalDocument(services, uri);
+    if (!local.found) return { raw: null, error: local.reason };
+    return { raw: local.document, parsed: parseActivityPub(local.document) };
+  }
+  const signer = await loadSigner(services.db, input.actorId);
+  if (!signer) return { raw: null, error: `actor ${input.actorId} has no signing key here` };
+  const result = await signedGet(uri, signer, { allowPrivate, timeoutMs });
+  if (!result.ok) return { raw: null, error: result.reason };
+  return { raw: result.document, parsed: parseActivityPub(result.document) };
+}
+
+async function findLocalHandle(services: Services, identifier: string): Promise<string | undefined> {
+  const row = await services.db.get<{ actor_id: string }>(
+    `SELECT actor_id FROM identifiers WHERE identifier = ?`,
+    [identifier],
+  );
+  return row?.actor_id;
+}

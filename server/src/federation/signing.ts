@@ -1,0 +1,112 @@
+import { signRequest } from "@fedify/fedify";
+import { checkOutgoingUrl } from "./addresses.ts";
+
+// Signed HTTP for everything we send: lookups (authorized fetch), key fetches and deliveries.
+// We sign with Fedify's signRequest() and send with fetch ourselves, so the bytes we deliver are
+// exactly the bytes we were given, and every redirect hop passes our address check.
+
+export interface Signer {
+  keyId: URL;
+  privateKey: CryptoKey;
+}
+
+export interface FetchOptions {
+  allowPrivate: boolean;
+  timeoutMs?: number;
+  maxRedirects?: number;
+  accept?: string;
+}
+
+export type FetchResult =
+  | { ok: true; document: unknown; url: string; status: number }
+  | { ok: false; reason: string; status?: number };
+
+const ACCEPT = 'application/activity+json, application/ld+json; profile="https://www.w3.org/ns/activitystreams"';
+const USER_AGENT = "Corral (+https://github.com/corral)";
+
+/** GETs a JSON document, signed when a signer is given, following redirects hop by hop. */
+export async function signedGet(url: string, signer: Signer | null, options: FetchOptions): Promise<FetchResult> {
+  const signal = AbortSignal.timeout(options.timeoutMs ?? 10_000);
+  const visited = new Set<string>();
+  let current = url;
+  for (let hop = 0; hop <= (options.maxRedirects ?? 5); hop++) {
+    const check = await checkOutgoingUrl(current, options.allowPrivate);
+    if (!check.ok) return { ok: false, reason: check.reason };
+    if (visited.has(current)) return { ok: false, reason: `redirect loop at ${current}` };
+    visited.add(current);
+    let request = new Request(current, {
+      headers: { Accept: options.accept ?? ACCEPT, "User-Agent": USER_AGENT },
+      redirect: "manual",
+    });
+    if (signer) request = await signRequest(request, signer.privateKey, signer.keyId);
+    let response: Response;
+    try {
+      response = await fetch(request, { redirect: "manual", signal });
+    } catch (error) {
+      return { ok: false, reason: describeFetchError(current, error, options.timeoutMs) };
+    }
+    const location = response.headers.get("Location");
+    if (response.status >= 300 && response.status < 400 && location) {
+      await response.body?.cancel();
+      current = new URL(location, current).href;
+      continue;
+    }
+    if (!response.ok) {
+      const detail = (await response.text().catch(() => "")).slice(0, 200).replace(/\s+/g, " ").trim();
+      return {
+        ok: false,
+        status: response.status,
+        reason: `${current} answered ${response.status} ${response.statusText}${detail ? `: ${detail}` : ""}`,
+      };
+    }
+    const text = await response.text().catch(() => null);
+    if (text === null) return { ok: false, reason: `${current}: the body could not be read` };
+    try {
+      return { ok: true, document: JSON.parse(text), url: current, status: response.status };
+    } catch {
+      return { ok: false, status: response.status, reason: `${current} did not answer JSON (${response.headers.get("Content-Type") ?? "no content type"})` };
+    }
+  }
+  return { ok: false, reason: `too many redirects from ${url}` };
+}
+
+export type PostResult = { ok: true; status: number } | { ok: false; status?: number; reason: string };
+
+/** POSTs `body` byte for byte to an inbox, signed (draft-cavage, the most widely accepted). */
+export async function signedPost(inbox: string, body: string, signer: Signer, options: FetchOptions): Promise<PostResult> {
+  const check = await checkOutgoingUrl(inbox, options.allowPrivate);
+  if (!check.ok) return { ok: false, reason: check.reason };
+  const bytes = new TextEncoder().encode(body);
+  const request = await signRequest(
+    new Request(inbox, {
+      method: "POST",
+      headers: { "Content-Type": "application/activity+json", Accept: ACCEPT, "User-Agent": USER_AGENT },
+      body: bytes,
+      redirect: "manual",
+    }),
+    signer.privateKey,
+    signer.keyId,
+    { body: bytes.buffer as ArrayBuffer },
+  );
+  try {
+    const response = await fetch(request, { redirect: "manual", signal: AbortSignal.timeout(options.timeoutMs ?? 15_000) });
+    const detail = (await response.text().catch(() => "")).slice(0, 200).replace(/\s+/g, " ").trim();
+    if (response.status >= 200 && response.status < 300) return { ok: true, status: response.status };
+    return {
+      ok: false,
+      status: response.status,
+      reason: `${inbox} answered ${response.status} ${response.statusText}${detail ? `: ${detail}` : ""}`,
+    };
+  } catch (error) {
+    return { ok: false, reason: describeFetchError(inbox, error, options.timeoutMs) };
+  }
+}
+
+function describeFetchError(url: string, error: unknown, timeoutMs?: number): string {
+  const err = error as Error & { cause?: { code?: string; message?: string } };
+  if (err.name === "TimeoutError" || err.name === "AbortError") {
+    return `${url} did not answer within ${Math.round((timeoutMs ?? 10_000) / 1000)} s`;
+  }
+  const cause = err.cause?.code ?? err.cause?.message;
+  return `${url} could not be reached: ${cause ?? err.message}`;
+}
