@@ -1,0 +1,136 @@
+// The only module that reads flags and the environment. Everything is parsed with one schema so
+// that a bad start prints one readable line listing every problem, never a stack trace.
+
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { z } from "zod";
+
+export interface Config {
+  port: number;
+  host: string;
+  /** Origins this server hosts actors on (no trailing slash); requests are routed by Host. */
+  baseUrls: string[];
+  /** True when baseUrls came from the user; otherwise they follow the port actually bound. */
+  baseUrlsGiven: boolean;
+  database: string;
+  allowPrivateAddresses: boolean;
+  upstream: string | null;
+  /** Interval of `: keep-alive` comments on event streams. */
+  keepAliveMs: number;
+  /** Events kept per account and stream. */
+  streamCap: number;
+  tokenTtlMs: number;
+  /** Where the built console lives. */
+  consoleDir: string;
+}
+
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+export const defaultConsoleDir = fileURLToPath(new URL("../../console/dist", import.meta.url));
+
+const origin = z.string().transform((value, ctx) => {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    ctx.addIssue({ code: "custom", message: `"${value}" is not a URL` });
+    return z.NEVER;
+  }
+  if (!/^https?:$/.test(url.protocol) || (url.pathname !== "/" && url.pathname !== "")) {
+    ctx.addIssue({ code: "custom", message: `"${value}" must be an http(s) origin without a path` });
+    return z.NEVER;
+  }
+  return url.origin;
+});
+
+const schema = z.object({
+  port: z.coerce.number().int().min(0).max(65535),
+  host: z.string().min(1),
+  baseUrls: z.array(origin).optional(),
+  database: z
+    .string()
+    .regex(/^(sqlite:|postgres(ql)?:\/\/)/, "must be sqlite:PATH or postgres://…"),
+  allowPrivateAddresses: z.boolean(),
+  upstream: origin.nullable(),
+  keepAliveMs: z.number().int().positive(),
+  streamCap: z.number().int().positive(),
+  tokenTtlMs: z.number().int().positive(),
+  consoleDir: z.string().min(1),
+});
+
+const flagOptions = {
+  port: { type: "string" },
+  host: { type: "string" },
+  "base-url": { type: "string", multiple: true },
+  database: { type: "string" },
+  "allow-private-addresses": { type: "boolean" },
+  upstream: { type: "string" },
+} as const;
+
+const flagNames: Record<string, string> = {
+  baseUrls: "--base-url",
+  allowPrivateAddresses: "--allow-private-addresses",
+};
+
+/** Builds the serve configuration from flags (which win) and environment variables. */
+export function loadConfig(argv: string[], env: Record<string, string | undefined>): Config {
+  let values: ReturnType<typeof parseFlags>["values"];
+  try {
+    ({ values } = parseFlags(argv));
+  } catch (error) {
+    throw new ConfigError(describeParseError(error));
+  }
+  const envBaseUrls = env.CORRAL_BASE_URLS?.split(",").map((s) => s.trim()).filter(Boolean);
+  return parseConfig({
+    port: values.port ?? env.PORT ?? 3000,
+    host: values.host ?? env.HOST ?? "localhost",
+    baseUrls: values["base-url"] ?? envBaseUrls,
+    database: values.database ?? env.CORRAL_DATABASE ?? "sqlite:./data/corral.sqlite",
+    allowPrivateAddresses:
+      values["allow-private-addresses"] === true || /^(1|true|yes)$/i.test(env.CORRAL_ALLOW_PRIVATE_ADDRESSES ?? ""),
+    upstream: values.upstream ?? (env.CORRAL_UPSTREAM || null),
+  });
+}
+
+/** Completes a partial configuration (from tests or loadConfig) with defaults and validates it. */
+export function parseConfig(input: Partial<Omit<Config, "port">> & { port?: number | string }): Config {
+  const result = schema.safeParse({
+    port: 3000,
+    host: "localhost",
+    database: "sqlite:./data/corral.sqlite",
+    allowPrivateAddresses: false,
+    upstream: null,
+    keepAliveMs: 15_000,
+    streamCap: 10_000,
+    tokenTtlMs: 30 * 24 * 3600_000,
+    consoleDir: defaultConsoleDir,
+    ...Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)),
+  });
+  if (!result.success) {
+    const problems = result.error.issues.map((issue) => {
+      const key = String(issue.path[0] ?? "");
+      const flag = flagNames[key] ?? `--${key}`;
+      return `${flag}: ${issue.message}`;
+    });
+    throw new ConfigError(`invalid configuration: ${problems.join("; ")}`);
+  }
+  const { baseUrls, ...rest } = result.data;
+  const port = rest.port;
+  return {
+    ...rest,
+    baseUrlsGiven: baseUrls !== undefined && baseUrls.length > 0,
+    baseUrls: baseUrls?.length ? [...new Set(baseUrls)] : [`http://localhost:${port}`],
+  };
+}
+
+function parseFlags(argv: string[]) {
+  return parseArgs({ args: argv, options: flagOptions, strict: true, allowPositionals: false });
+}
+
+function describeParseError(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  // node:util's messages run long and suggest `--`; keep the first sentence.
+  return message.split(/\. |\n/)[0]!.replace(/^Unknown option/, "unknown option");
+}
