@@ -1,0 +1,173 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { startSseServer, type SseServer } from "../test/sse-server.ts";
+import {
+  DEFAULT_RETRY_MS,
+  chooseRetryDelay,
+  openEventStream,
+  describeOpenFailure,
+  parseFrameData,
+  type EventStreamHandle,
+} from "./event-stream.ts";
+
+let server: SseServer | undefined;
+let stream: EventStreamHandle | undefined;
+
+afterEach(async () => {
+  stream?.close();
+  await server?.close();
+  server = stream = undefined;
+  vi.restoreAllMocks();
+});
+
+function collect() {
+  const received: Array<{ message: unknown; id: string | null }> = [];
+  return { received, onMessage: (message: unknown, id: string | null) => received.push({ message, id }) };
+}
+
+async function waitUntil(check: () => boolean, timeoutMs = 3000): Promise<void> {
+  const started = Date.now();
+  while (!check()) {
+    if (Date.now() - started > timeoutMs) throw new Error("condition not met in time");
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+describe("openEventStream", () => {
+  it("sends the bearer token and Accept: text/event-stream and passes parsed JSON on", async () => {
+    server = await startSseServer((c) => {
+      c.open();
+      c.send('id: 1\ndata: {"data":{"n":1}}\n\n');
+    });
+    const { received, onMessage } = collect();
+    stream = openEventStream({ url: server.url, token: "tok-123", onMessage });
+    await waitUntil(() => received.length === 1);
+    expect(received[0]).toEqual({ message: { data: { n: 1 } }, id: "1" });
+    expect(server.connections[0]!.headers.authorization).toBe("Bearer tok-123");
+    expect(server.connections[0]!.headers.accept).toBe("text/event-stream");
+  });
+
+  it("ignores heartbeats and other unparseable data frames", async () => {
+    server = await startSseServer((c) => {
+      c.open();
+      c.send("data: : <3\n\n");
+      c.send("data: not json\n\n");
+      c.send('data: {"after":"heartbeat"}\n\n');
+    });
+    const { received, onMessage } = collect();
+    stream = openEventStream({ url: server.url, token: "t", onMessage });
+    await waitUntil(() => received.length > 0);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(received.map((r) => r.message)).toEqual([{ after: "heartbeat" }]);
+  });
+
+  it("reconnects after the server closes the stream, after the server's retry value, resending the last event id", async () => {
+    server = await startSseServer((c) => {
+      c.open();
+      if (c.index === 0) {
+        c.send("retry: 150\n\n");
+        c.send('id: ev-7\ndata: {"seq":7}\n\n');
+        c.response.end();
+      } else {
+        c.send('id: ev-8\ndata: {"seq":8}\n\n');
+      }
+    });
+    const { received, onMessage } = collect();
+    vi.spyOn(console, "info").mockImplementation(() => {});
+    stream = openEventStream({ url: server.url, token: "t", onMessage });
+    await waitUntil(() => received.length === 1);
+    const closedAt = Date.now();
+    await server.waitForConnections(2);
+    const waited = Date.now() - closedAt;
+    await waitUntil(() => received.length === 2);
+    expect(server.connections[1]!.headers["last-event-id"]).toBe("ev-7");
+    expect(server.connections[1]!.headers.authorization).toBe("Bearer t");
+    expect(waited).toBeGreaterThanOrEqual(120);
+    expect(waited).toBeLessThan(DEFAULT_RETRY_MS);
+    expect(received.map((r) => r.id)).toEqual(["ev-7", "ev-8"]);
+  });
+
+  it("sends a remembered event id as Last-Event-ID on the first request", async () => {
+    server = await startSseServer((c) => c.open());
+    stream = openEventStream({ url: server.url, token: "t", lastEventId: "ev-41", onMessage: () => {} });
+    await server.waitForConnections(1);
+    expect(server.connections[0]!.headers["last-event-id"]).toBe("ev-41");
+  });
+
+  it("logs a warning and reconnects after a network error", async () => {
+    server = await startSseServer((c) => {
+      c.open();
+      if (c.index === 0) {
+        c.send('id: 1\ndata: {"a":1}\n\n');
+        setTimeout(() => c.response.socket?.destroy(), 20);
+      }
+    });
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    stream = openEventStream({ url: server.url, token: "t", onMessage: () => {}, defaultRetryMs: 50 });
+    await server.waitForConnections(2);
+    expect(warn).toHaveBeenCalledWith(expect.stringContaining("reconnecting in 50 ms"));
+    expect(server.connections[1]!.headers["last-event-id"]).toBe("1");
+  });
+
+  it.each([
+    ["a 401 answer", 401, "text/event-stream", "status 401"],
+    ["a 500 answer", 500, "text/event-stream", "status 500"],
+    ["a content type that is not text/event-stream", 200, "application/json", "content type application/json"],
+  ])("gives up for good on %s and logs why", async (_name, status, type, reason) => {
+    server = await startSseServer((c) => {
+      c.response.writeHead(status, { "Content-Type": type }).end("{}");
+    });
+    const error = vi.spyOn(console, "error").mockImplementation(() => {});
+    const onFatal = vi.fn();
+    stream = openEventStream({ url: server.url, token: "t", onMessage: () => {}, onFatal, defaultRetryMs: 20 });
+    expect(await stream.done).toBe("fatal");
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(server.connections).toHaveLength(1);
+    expect(onFatal).toHaveBeenCalledWith(expect.stringContaining(reason));
+    expect(error).toHaveBeenCalledWith(expect.stringContaining(reason));
+  });
+
+  it("stops reconnecting once closed", async () => {
+    server = await startSseServer((c) => {
+      c.open();
+      c.response.end();
+    });
+    vi.spyOn(console, "info").mockImplementation(() => {});
+    stream = openEventStream({ url: server.url, token: "t", onMessage: () => {}, defaultRetryMs: 30 });
+    await server.waitForConnections(1);
+    stream.close();
+    expect(await stream.done).toBe("closed");
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(server.connections).toHaveLength(1);
+  });
+});
+
+describe("chooseRetryDelay", () => {
+  it("waits 5000 ms by default", () => {
+    expect(chooseRetryDelay(null)).toBe(5000);
+  });
+
+  it("uses the server's retry value when it sent one", () => {
+    expect(chooseRetryDelay(1200)).toBe(1200);
+    expect(chooseRetryDelay(0)).toBe(0);
+  });
+});
+
+describe("parseFrameData", () => {
+  it("reads JSON and skips anything else", () => {
+    expect(parseFrameData('{"a":[1]}')).toEqual({ ok: true, value: { a: [1] } });
+    expect(parseFrameData(": <3")).toEqual({ ok: false });
+    expect(parseFrameData("")).toEqual({ ok: false });
+  });
+});
+
+describe("describeOpenFailure", () => {
+  it("refuses a 200 answer without a body", () => {
+    const response = new Response(null, { status: 200, headers: { "Content-Type": "text/event-stream" } });
+    expect(describeOpenFailure(response)).toBe("no body");
+  });
+
+  it("accepts a 200 event stream with a charset", () => {
+    const response = new Response("", { status: 200, headers: { "Content-Type": "text/event-stream; charset=utf-8" } });
+    expect(describeOpenFailure(response)).toBeNull();
+  });
+});
