@@ -43,7 +43,7 @@ describe("actors", () => {
     const data = new TextEncoder().encode("hello");
     const rsaSig = await crypto.subtle.sign("RSASSA-PKCS1-v1_5", keys.rsa.privateKey, data);
     expect(await crypto.subtle.verify("RSASSA-PKCS1-v1_5", keys.rsa.publicKey, rsaSig, data)).toBe(true);
-    expect((keys.rsa.publicKey.algorithm as { modulusLength: number }).modulusLength).toBe(2048);
+    expect((keys.rsa.publicKey.algorithm as unknown as { modulusLength: number }).modulusLength).toBe(2048);
     const edSig = await crypto.subtle.sign("Ed25519", keys.ed25519.privateKey, data);
     expect(await crypto.subtle.verify("Ed25519", keys.ed25519.publicKey, edSig, data)).toBe(true);
   });
