@@ -98,6 +98,12 @@ const migrations: Migration[] = [
       `CREATE INDEX deliveries_due ON deliveries(next_attempt_at)`,
     ],
   },
+  {
+    // Federation: error events of a delivery go to the account that sent it, even after the
+    // sending actor was deleted (and so detached from its account).
+    id: 2,
+    sql: () => [`ALTER TABLE deliveries ADD COLUMN account_id BIGINT`],
+  },
 ];
 
 export async function migrate(db: Db): Promise<void> {

@@ -1,3 +1,4 @@
+import { actorDocument, findActor } from "../actors/index.ts";
 import type { Services } from "../services.ts";
 
 // Documents this server hosts, answered without a network round trip: stored objects from the
@@ -5,8 +6,7 @@ import type { Services } from "../services.ts";
 
 /** The origins (scheme://host:port) this server hosts actors on. */
 export function listOurOrigins(services: Services): string[] {
-  const config = services.config as unknown as { baseUrls?: string[] };
-  return (config.baseUrls ?? []).map((url) => new URL(url).origin);
+  return services.config.baseUrls.map((url) => new URL(url).origin);
 }
 
 export function isOurs(services: Services, uri: string): boolean {
@@ -23,11 +23,9 @@ export type LocalDocument = { found: true; document: unknown } | { found: false;
 export async function loadLocalDocument(services: Services, uri: string): Promise<LocalDocument> {
   const stored = await loadStoredObject(services, uri);
   if (stored) return { found: true, document: stored.deleted ? tombstone(uri) : stored.data };
-  const federation = services.federation as unknown as {
-    fetch?: (request: Request, options: { contextData: unknown }) => Promise<Response>;
-  };
-  if (typeof federation?.fetch !== "function") return { found: false, reason: `${uri} is not known here` };
-  const response = await federation.fetch(
+  const actor = await findActor(services.db, uri);
+  if (actor) return { found: true, document: await actorDocument(services.db, actor) };
+  const response = await services.federation.fetch(
     new Request(uri, { headers: { Accept: "application/activity+json" } }),
     { contextData: services },
   );

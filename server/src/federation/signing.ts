@@ -1,3 +1,4 @@
+import type { webcrypto } from "node:crypto";
 import { signRequest } from "@fedify/fedify";
 import { checkOutgoingUrl } from "./addresses.ts";
 
@@ -7,7 +8,7 @@ import { checkOutgoingUrl } from "./addresses.ts";
 
 export interface Signer {
   keyId: URL;
-  privateKey: CryptoKey;
+  privateKey: webcrypto.CryptoKey;
 }
 
 export interface FetchOptions {
@@ -70,12 +71,14 @@ export async function signedGet(url: string, signer: Signer | null, options: Fet
   return { ok: false, reason: `too many redirects from ${url}` };
 }
 
-export type PostResult = { ok: true; status: number } | { ok: false; status?: number; reason: string };
+export type PostResult =
+  | { ok: true; status: number }
+  | { ok: false; status?: number; reason: string; refused?: boolean };
 
 /** POSTs `body` byte for byte to an inbox, signed (draft-cavage, the most widely accepted). */
 export async function signedPost(inbox: string, body: string, signer: Signer, options: FetchOptions): Promise<PostResult> {
   const check = await checkOutgoingUrl(inbox, options.allowPrivate);
-  if (!check.ok) return { ok: false, reason: check.reason };
+  if (!check.ok) return { ok: false, reason: check.reason, refused: true };
   const bytes = new TextEncoder().encode(body);
   const request = await signRequest(
     new Request(inbox, {

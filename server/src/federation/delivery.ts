@@ -1,0 +1,170 @@
+import type { Services } from "../services.ts";
+import { attemptDelivery, type Outcome } from "./delivery-attempt.ts";
+
+// Our own durable delivery queue on the `deliveries` table (see docs/adr/0001-own-delivery-queue.md):
+// rows are claimed atomically (UPDATE … WHERE locked_until < now … RETURNING), so several
+// processes sharing PostgreSQL can work one queue; attempts run concurrently off the request
+// path; their outcomes are written back in groups, one transaction per group.
+
+export interface DeliveryJob {
+  actorId: string;
+  accountId: number;
+  inboxes: string[];
+  /** The exact bytes to POST. */
+  body: string;
+  routingKey: string;
+  /** The method's original body, for error events. */
+  original: string;
+}
+
+export interface DeliveryRow {
+  id: number;
+  actor_id: string;
+  account_id: number | null;
+  inbox: string;
+  body: string;
+  routing_key: string;
+  original: string;
+  attempt: number;
+}
+
+export interface WorkerOptions {
+  concurrency?: number;
+  pollMs?: number;
+}
+
+const LOCK_MS = 5 * 60_000;
+const wakers = new WeakMap<Services, () => void>();
+
+/** Queues one POST of `body` per inbox, durably, and wakes this process's worker. */
+export async function enqueueDeliveries(services: Services, job: DeliveryJob): Promise<void> {
+  if (job.inboxes.length === 0) return;
+  const now = Date.now();
+  await services.db.transaction(async (tx) => {
+    for (const inbox of job.inboxes) {
+      await tx.run(
+        `INSERT INTO deliveries (actor_id, account_id, inbox, body, routing_key, original, attempt, next_attempt_at, locked_until, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, 0, ?, 0, ?)`,
+        [job.actorId, job.accountId, inbox, job.body, job.routingKey, job.original, now, now],
+      );
+    }
+  });
+  wakers.get(services)?.();
+}
+
+/** Starts delivering queued rows in the background until stop() (which lets attempts finish). */
+export function startDeliveryWorker(services: Services, options: WorkerOptions = {}): { stop(): Promise<void> } {
+  const concurrency = options.concurrency ?? 64;
+  const pollMs = options.pollMs ?? 1000;
+  let stopped = false;
+  let inFlight = 0;
+  let pending: Outcome[] = [];
+  let flushTimer: NodeJS.Timeout | undefined;
+  let flushing: Promise<void> = Promise.resolve();
+  const idle = new Set<() => void>();
+  let signalled = false;
+  let endWait: (() => void) | undefined;
+
+  const wake = () => {
+    signalled = true;
+    endWait?.();
+  };
+  const waitForWork = () =>
+    new Promise<void>((resolve) => {
+      if (signalled || stopped) return resolve();
+      const timer = setTimeout(() => endWait?.(), pollMs);
+      endWait = () => {
+        clearTimeout(timer);
+        endWait = undefined;
+        resolve();
+      };
+    });
+
+  // Outcomes are written together: at 100, or 20 ms after the first of a group.
+  const flush = () => {
+    clearTimeout(flushTimer);
+    flushTimer = undefined;
+    if (pending.length === 0) return flushing;
+    const group = pending;
+    pending = [];
+    flushing = flushing
+      .then(() => recordOutcomes(services, group))
+      .catch((error) => console.error(`delivery queue: could not record ${group.length} outcomes: ${(error as Error).message}`));
+    return flushing;
+  };
+  const settle = (outcome: Outcome) => {
+    pending.push(outcome);
+    inFlight--;
+    if (pending.length >= 100) void flush();
+    else flushTimer ??= setTimeout(flush, 20);
+    if (inFlight === 0) for (const done of idle) done();
+    wake();
+  };
+
+  const run = async () => {
+    while (!stopped) {
+      signalled = false;
+      const room = concurrency - inFlight;
+      let claimed: DeliveryRow[] = [];
+      if (room > 0) {
+        try {
+          claimed = await claimDue(services, room);
+        } catch (error) {
+          console.error(`delivery queue: claim failed: ${(error as Error).message}`);
+        }
+      }
+      for (const row of claimed) {
+        inFlight++;
+        void attemptDelivery(services, row).then(settle);
+      }
+      if (claimed.length > 0 && claimed.length === room) continue;
+      await waitForWork();
+    }
+  };
+
+  wakers.set(services, wake);
+  const loop = run();
+  return {
+    async stop() {
+      stopped = true;
+      wake();
+      await loop;
+      if (inFlight > 0) await new Promise<void>((resolve) => idle.add(resolve));
+      await flush();
+      wakers.delete(services);
+    },
+  };
+}
+
+async function claimDue(services: Services, limit: number): Promise<DeliveryRow[]> {
+  const now = Date.now();
+  // SKIP LOCKED keeps two PostgreSQL processes from claiming the same rows; SQLite serialises writes.
+  const skipLocked = services.db.dialect === "postgres" ? " FOR UPDATE SKIP LOCKED" : "";
+  const rows = await services.db.all<DeliveryRow>(
+    `UPDATE deliveries SET locked_until = ?
+     WHERE locked_until < ? AND id IN (
+       SELECT id FROM deliveries WHERE next_attempt_at <= ? AND locked_until < ?
+       ORDER BY next_attempt_at, id LIMIT ?${skipLocked})
+     RETURNING id, actor_id, account_id, inbox, body, routing_key, original, attempt`,
+    [now + LOCK_MS, now, now, now, limit],
+  );
+  return rows.map((r) => ({ ...r, id: Number(r.id), attempt: Number(r.attempt), account_id: r.account_id == null ? null : Number(r.account_id) }));
+}
+
+async function recordOutcomes(services: Services, outcomes: Outcome[]): Promise<void> {
+  const done = outcomes.filter((o) => o.kind !== "retry").map((o) => o.id);
+  const retries = outcomes.filter((o) => o.kind === "retry");
+  await services.db.transaction(async (tx) => {
+    for (let i = 0; i < done.length; i += 500) {
+      const chunk = done.slice(i, i + 500);
+      await tx.run(`DELETE FROM deliveries WHERE id IN (${chunk.map(() => "?").join(", ")})`, chunk);
+    }
+    for (const retry of retries) {
+      await tx.run(`UPDATE deliveries SET attempt = ?, next_attempt_at = ?, locked_until = 0 WHERE id = ?`, [
+        retry.attempt,
+        retry.nextAttemptAt,
+        retry.id,
+      ]);
+    }
+  });
+}

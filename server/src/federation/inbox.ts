@@ -1,0 +1,61 @@
+import type { Services } from "../services.ts";
+import { handleIncomingFollows } from "./follows.ts";
+import { findLocalActor } from "./local-keys.ts";
+import { idOf, isObject, parseActivityPub } from "./parse.ts";
+import { findAddressedActors } from "./recipients.ts";
+import { verifySigner } from "./verify.ts";
+
+// POST {actorId}/inbox and POST /inbox. The body is read once; the signature (draft-cavage or
+// RFC 9421, told apart by Fedify from the headers) must cover the body's digest and be made with
+// a key its `actor` owns. Only then does anything reach a stream.
+
+const MAX_BODY_BYTES = 1024 * 1024;
+
+export async function handleInbox(services: Services, request: Request, actorId: string | null): Promise<Response> {
+  if (actorId !== null) {
+    const actor = await findLocalActor(services.db, actorId);
+    if (!actor) return problem(404, `no actor ${actorId} here`);
+    if (actor.deleted) return problem(410, `actor ${actorId} is gone`);
+  }
+  const bytes = new Uint8Array(await request.arrayBuffer());
+  if (bytes.byteLength > MAX_BODY_BYTES) return problem(413, "activity larger than 1 MiB");
+  let activity: unknown;
+  try {
+    activity = JSON.parse(new TextDecoder().decode(bytes));
+  } catch {
+    return problem(400, "the body is not JSON");
+  }
+  const sender = isObject(activity) ? idOf(activity.actor) : undefined;
+  if (!sender) return problem(400, "the activity has no actor");
+
+  const signed = await verifySigner(services, request, bytes);
+  if (!signed.ok) return problem(401, signed.reason);
+  if (signed.owner !== sender) return problem(401, `signed by ${signed.owner}, not by the activity's actor ${sender}`);
+
+  await acceptActivity(services, activity as Record<string, unknown>, sender, actorId);
+  return new Response(null, { status: 202 });
+}
+
+/**
+ * What happens to an activity whose signature checked out (or that one of our own actors sent
+ * to another on this server): an incoming event per addressed actor, then follow bookkeeping.
+ */
+export async function acceptActivity(services: Services, raw: Record<string, unknown>, sender: string, actorId: string | null): Promise<void> {
+  const parsed = parseActivityPub(raw);
+  const recipients = actorId !== null ? [actorId] : await findAddressedActors(services, raw, sender);
+  for (const recipient of recipients) {
+    const accountId = (await findLocalActor(services.db, recipient))?.accountId;
+    if (accountId == null) continue;
+    await services.events.append(accountId, "incoming", {
+      actor: recipient,
+      event_type: "incoming",
+      data: { raw, parsed },
+      history_id: null,
+    });
+  }
+  await handleIncomingFollows(services, raw, sender, recipients);
+}
+
+function problem(status: number, detail: string): Response {
+  return Response.json({ detail }, { status });
+}

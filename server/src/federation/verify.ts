@@ -1,0 +1,42 @@
+import { verifyRequestDetailed } from "@fedify/fedify";
+import type { Services } from "../services.ts";
+import { InboxKeyCache } from "./key-cache.ts";
+
+// Who signed a request: the inbox (POST, body covered by the digest) and protected objects (GET).
+// Fedify's verifyRequestDetailed() tells draft-cavage from RFC 9421 by the headers and checks the
+// digest, the date window and the signature; the key comes from our cache (no JSON-LD).
+
+export type Signed = { ok: true; owner: string; keyId: string } | { ok: false; reason: string };
+
+const keyCaches = new WeakMap<Services, InboxKeyCache>();
+
+export async function verifySigner(services: Services, request: Request, body: Uint8Array | null): Promise<Signed> {
+  if (!request.headers.has("Signature")) return { ok: false, reason: "the request is not signed" };
+  const signatureInput = request.headers.get("Signature-Input");
+  // RFC 9421 leaves covering the body optional; an inbox must insist on it.
+  if (body !== null && signatureInput !== null && !signatureInput.includes('"content-digest"')) {
+    return { ok: false, reason: "the signature does not cover Content-Digest" };
+  }
+  const keyCache = getKeyCache(services);
+  const copy = new Request(request.url, { method: request.method, headers: request.headers, body });
+  const result = await verifyRequestDetailed(copy, { keyCache });
+  if (!result.verified) {
+    const reason = result.reason;
+    if (reason.type === "noSignature") return { ok: false, reason: "the request is not signed" };
+    const keyId = reason.keyId?.href;
+    const fetchReason = keyId ? keyCache.reasonFor(keyId) : undefined;
+    return { ok: false, reason: fetchReason ?? `the signature${keyId ? ` by ${keyId}` : ""} does not verify (date, digest or signature)` };
+  }
+  const owner = result.key.ownerId?.href;
+  if (!owner) return { ok: false, reason: `key ${result.key.id?.href} names no owner` };
+  return { ok: true, owner, keyId: result.key.id?.href ?? "" };
+}
+
+function getKeyCache(services: Services): InboxKeyCache {
+  let cache = keyCaches.get(services);
+  if (!cache) {
+    cache = new InboxKeyCache({ db: services.db, allowPrivate: services.config.allowPrivateAddresses });
+    keyCaches.set(services, cache);
+  }
+  return cache;
+}
