@@ -20,6 +20,7 @@ export default defineConfig({
           name: "e2e",
           root: "e2e",
           include: ["**/*.e2e.ts"],
+          globalSetup: ["global-setup.ts"],
           environment: "node",
           testTimeout: 60_000,
           hookTimeout: 60_000,

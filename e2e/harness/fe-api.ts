@@ -1,0 +1,70 @@
+// The account API as the test process sees it: for arranging data and causing real server events
+// (a Perform, a send_message between two actors) while the browser watches.
+
+export type Actor = { id: string; name: string };
+export type AccountInfo = {
+  actors: Actor[];
+  baseUrls: string[];
+  methodInformation: { routing_key: string }[];
+  [key: string]: unknown;
+};
+
+export type FeApi = {
+  token: string;
+  info(): Promise<AccountInfo>;
+  /** Creates an actor on the server's base URL and returns its ActivityPub document. */
+  createActor(handle: string): Promise<Record<string, unknown> & { id: string }>;
+  trigger(method: string, body: Record<string, unknown>): Promise<void>;
+};
+
+async function callJson(url: string, init: RequestInit): Promise<unknown> {
+  const response = await fetch(url, {
+    ...init,
+    headers: { "Content-Type": "application/json", ...(init.headers as Record<string, string>) },
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${init.method ?? "GET"} ${url} answered ${response.status}: ${text}`);
+  return text ? JSON.parse(text) : null;
+}
+
+export async function signInApi(serverUrl: string, name: string, password: string): Promise<FeApi> {
+  const { token } = (await callJson(`${serverUrl}/fe/signin`, {
+    method: "POST",
+    body: JSON.stringify({ name, password }),
+  })) as { token: string };
+  const auth = { Authorization: `Bearer ${token}` };
+  const info = () => callJson(`${serverUrl}/fe/account/info`, { headers: auth }) as Promise<AccountInfo>;
+  return {
+    token,
+    info,
+    async createActor(handle) {
+      const { baseUrls } = await info();
+      const body = JSON.stringify({ baseUrl: baseUrls[0], handle });
+      return (await callJson(`${serverUrl}/fe/account/create`, { method: "POST", headers: auth, body })) as {
+        id: string;
+      };
+    },
+    async trigger(method, body) {
+      await callJson(`${serverUrl}/fe/actor/trigger/${method}`, {
+        method: "POST",
+        headers: auth,
+        body: JSON.stringify(body),
+      });
+    },
+  };
+}
+
+let noteCounter = 0;
+
+/** A Create(Note) from one actor to another, as send_message delivers it byte for byte. */
+export function buildCreateNote(from: string, to: string, text = `note ${++noteCounter}`) {
+  const id = `${from}/e2e/${Date.now()}-${noteCounter}`;
+  return {
+    "@context": "https://www.w3.org/ns/activitystreams",
+    type: "Create",
+    id: `${id}/activity`,
+    actor: from,
+    to: [to],
+    object: { type: "Note", id, attributedTo: from, to: [to], content: text },
+  };
+}

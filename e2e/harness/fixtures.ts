@@ -1,0 +1,71 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { basename, join } from "node:path";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { expect, test as base } from "vitest";
+import { launchChromium } from "./chromium.ts";
+import { REPO_ROOT, startCorral, type Corral } from "./corral-server.ts";
+
+export { expect };
+
+const ARTIFACTS = join(REPO_ROOT, "e2e/artifacts");
+const pageLogs = new WeakMap<Page, string[]>();
+let accountCounter = 0;
+
+/** What a person at the console is: a name and password, and a browser tab. */
+export type Account = { name: string; password: string };
+
+/**
+ * One Chromium and one server per file (starting either costs seconds on two cores); a fresh
+ * browser context and a fresh account per test so that no test sees another's state.
+ */
+export const test = base
+  .extend("browser", { scope: "file" }, async (_context, { onCleanup }): Promise<Browser> => {
+    const browser = await launchChromium();
+    onCleanup(() => browser.close());
+    return browser;
+  })
+  .extend("corral", { scope: "file" }, async (_context, { onCleanup }): Promise<Corral> => {
+    const corral = await startCorral();
+    onCleanup(() => corral.dispose());
+    return corral;
+  })
+  .extend("account", async ({ corral }): Promise<Account> => {
+    // Names follow cattle_grid's ^[a-zA-Z0-9_]{1,16}$; the pid keeps parallel runs apart.
+    const name = `op${process.pid % 10_000}_${++accountCounter}`;
+    const password = `pw-${name}-secret`;
+    await corral.account("new", name, password, "--admin");
+    return { name, password };
+  })
+  .extend("page", async ({ browser, corral, task }, { onCleanup }): Promise<Page> => {
+    const context = await browser.newContext({ baseURL: corral.url, viewport: { width: 1280, height: 900 } });
+    context.setDefaultTimeout(10_000);
+    const page = await context.newPage();
+    const log: string[] = [];
+    pageLogs.set(page, log);
+    page.on("console", (message) => log.push(`[${message.type()}] ${message.text()}`));
+    page.on("pageerror", (error) => log.push(`[pageerror] ${error.message}`));
+    onCleanup(async () => {
+      // Fixture cleanup runs after the test body has settled, so the result is known here.
+      if (task.result?.state === "fail") await saveArtifacts(task, page, log, corral);
+      await context.close();
+    });
+    return page;
+  });
+
+/** Every console message and page error of this page so far, as "[type] text" lines. */
+export function pageLog(page: Page): string[] {
+  return pageLogs.get(page) ?? [];
+}
+
+export async function newPage(context: BrowserContext): Promise<Page> {
+  return context.newPage();
+}
+
+async function saveArtifacts(task: { name: string; file?: { name: string } }, page: Page, log: string[], corral: Corral) {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  const file = basename(task.file?.name ?? "e2e").replace(/\.e2e\.ts$/, "");
+  const stem = join(ARTIFACTS, `${file}--${task.name.replace(/[^a-zA-Z0-9]+/g, "-").slice(0, 80)}`);
+  await page.screenshot({ path: `${stem}.png`, fullPage: true }).catch(() => {});
+  const text = [`url: ${page.url()}`, "", "page console:", ...log, "", "server output:", corral.output()];
+  writeFileSync(`${stem}.log`, text.join("\n"));
+}

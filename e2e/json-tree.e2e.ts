@@ -1,0 +1,78 @@
+import type { Page } from "playwright-core";
+import { expect, test } from "./harness/fixtures.ts";
+import { eventually, signIn } from "./harness/console-ui.ts";
+import { signInApi } from "./harness/fe-api.ts";
+import type { Account } from "./harness/fixtures.ts";
+import type { Corral } from "./harness/corral-server.ts";
+
+// console.md §2 "JSON trees (everywhere)", §5 (navigation only for absolute URLs), §9 (groups of 100).
+// The trees here show real documents: an actor looked up on the server.
+
+async function lookUpNewActor(page: Page, corral: Corral, account: Account, handle: string) {
+  const api = await signInApi(corral.url, account.name, account.password);
+  const actor = await api.createActor(handle);
+  await signIn(page, account);
+  await page.goto(`/lookup?uri=${encodeURIComponent(actor.id)}`);
+  await page.getByText(`"${handle}"`).first().waitFor();
+  return actor;
+}
+
+/** The keys of the tree's top level, in the order shown. */
+function topLevelKeys(page: Page): Promise<string[]> {
+  return page.locator("main").evaluate((main) => {
+    const rows = [...main.querySelectorAll<HTMLElement>(".json-tree .jt-row")];
+    return rows
+      .filter((row) => getComputedStyle(row).paddingLeft === "0px")
+      .map((row) => (row.innerText.match(/^[▸▾]?\s*([^:\s]+)\s*:?/) ?? [])[1] ?? "");
+  });
+}
+
+test("keys are sorted and no data type labels are shown", async ({ page, account, corral }) => {
+  const actor = await lookUpNewActor(page, corral, account, "sorted");
+  const keys = await topLevelKeys(page);
+  expect(keys.length).toBeGreaterThan(5);
+  expect(keys).toEqual(expect.arrayContaining(["@context", "id", "inbox", "publicKey", "type"]));
+  expect(keys).toEqual([...keys].sort());
+  const text = await page.locator("main .json-tree").first().innerText();
+  expect(text).not.toMatch(/\b(string|int|float|bool|boolean)\b/);
+  expect(text).toContain(actor.id);
+});
+
+test("@context and publicKey start collapsed and open on click", async ({ page, account, corral }) => {
+  await lookUpNewActor(page, corral, account, "collapsed");
+  const publicKey = page.getByRole("button", { name: "Expand publicKey" });
+  expect(await publicKey.getAttribute("aria-expanded")).toBe("false");
+  expect(await page.getByRole("button", { name: "Expand @context" }).getAttribute("aria-expanded")).toBe("false");
+  expect(await page.getByText("publicKeyPem").count()).toBe(0);
+  expect(await page.getByText("https://www.w3.org/ns/activitystreams").count()).toBe(0);
+  await publicKey.click();
+  await page.getByText("publicKeyPem").first().waitFor();
+  await page.getByRole("button", { name: "Collapse publicKey" }).click();
+  await page.getByText("publicKeyPem").waitFor({ state: "hidden" });
+});
+
+test("clicking a URL value opens /lookup?uri=…; clicking any other value does nothing", async ({
+  page,
+  account,
+  corral,
+}) => {
+  const actor = await lookUpNewActor(page, corral, account, "clicker");
+  const before = page.url();
+  await page.getByText('"Person"').first().click();
+  await page.getByText('"clicker"').first().click();
+  await page.waitForTimeout(300);
+  expect(page.url()).toBe(before);
+
+  const inbox = String(actor.inbox);
+  await page.locator(".json-tree").getByRole("link", { name: inbox, exact: true }).first().click();
+  await eventually(() => new URL(page.url()).searchParams.get("uri")).toBe(inbox);
+  expect(new URL(page.url()).pathname).toBe("/lookup");
+});
+
+test("the Info tree's URLs open the Lookup page too", async ({ page, account, corral }) => {
+  const api = await signInApi(corral.url, account.name, account.password);
+  await api.createActor("infolink");
+  await signIn(page, account);
+  await page.locator(".json-tree").getByRole("link", { name: corral.url, exact: true }).first().click();
+  await eventually(() => page.url()).toBe(`${corral.url}/lookup?uri=${encodeURIComponent(corral.url)}`);
+});

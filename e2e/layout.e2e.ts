@@ -1,0 +1,80 @@
+import { expect, test } from "./harness/fixtures.ts";
+import { drawer, drawerEntry, eventually, isDisabled, signIn, signInControl, topBar } from "./harness/console-ui.ts";
+import { signInApi } from "./harness/fe-api.ts";
+
+// console.md §2 "Layout": the drawer, the top bar and what each shows signed out and signed in.
+
+test("signed out, the top bar offers a Sign In button that goes to /signin", async ({ page }) => {
+  await page.goto("/");
+  await signInControl(page).click();
+  await page.waitForURL((url) => url.pathname === "/signin");
+  expect(await topBar(page).getByRole("button", { name: "Open" }).count()).toBe(0);
+});
+
+test("signed out, the drawer shows only the title and the source-code link", async ({ page }) => {
+  await page.goto("/");
+  await drawer(page).waitFor();
+  const controls = drawer(page).locator("a, button, [role=button]");
+  await eventually(() => controls.count()).toBe(1);
+  await drawer(page).getByRole("link", { name: /source/i }).waitFor();
+  for (const entry of ["Info", "Lookup", "Perform", "Incoming", "Outgoing", "Error"]) {
+    expect(await drawerEntry(page, entry).count(), entry).toBe(0);
+  }
+});
+
+test("the drawer is 240 px wide and the top bar sits beside it", async ({ page }) => {
+  await page.goto("/");
+  const drawerBox = await drawer(page).boundingBox();
+  const barBox = await topBar(page).boundingBox();
+  expect(drawerBox?.x).toBe(0);
+  expect(drawerBox?.width).toBe(240);
+  expect(barBox?.x).toBe(240);
+  expect(barBox?.width).toBe(1280 - 240);
+});
+
+test("the top bar title shows the console host name and links to /", async ({ page, corral }) => {
+  await page.goto("/signin");
+  const host = new URL(corral.url).hostname;
+  const title = topBar(page).getByRole("link", { name: new RegExp(host.replaceAll(".", "\\.")) });
+  expect(await title.getAttribute("href")).toBe("/");
+  await title.click();
+  await page.waitForURL((url) => url.pathname === "/");
+});
+
+test("signed in, the drawer offers Info, Lookup, Perform, Incoming, Outgoing and Error", async ({
+  page,
+  account,
+  corral,
+}) => {
+  const api = await signInApi(corral.url, account.name, account.password);
+  await api.createActor("layout1");
+  await signIn(page, account);
+  for (const entry of ["Info", "Lookup", "Perform", "Incoming", "Outgoing", "Error"]) {
+    await drawerEntry(page, entry).waitFor();
+  }
+  await drawer(page).getByText("Actor", { exact: true }).waitFor();
+  await drawer(page).getByText("Account", { exact: true }).waitFor();
+  await eventually(() => isDisabled(drawerEntry(page, "Lookup"))).toBe(false);
+  await drawerEntry(page, "Lookup").click();
+  await page.waitForURL((url) => url.pathname === "/lookup");
+  await drawerEntry(page, "Perform").click();
+  await page.waitForURL((url) => url.pathname === "/perform");
+  await drawerEntry(page, "Outgoing").click();
+  await page.waitForURL((url) => url.pathname === "/stream/outgoing");
+  await drawerEntry(page, "Info").click();
+  await page.waitForURL((url) => url.pathname === "/");
+});
+
+test("Lookup and Perform are disabled while there is no current actor", async ({ page, account }) => {
+  await signIn(page, account);
+  await drawerEntry(page, "Info").waitFor();
+  expect(await isDisabled(drawerEntry(page, "Lookup"))).toBe(true);
+  expect(await isDisabled(drawerEntry(page, "Perform"))).toBe(true);
+  expect(await isDisabled(drawerEntry(page, "Incoming"))).toBe(false);
+});
+
+test("a stream page without a stream type says You should not be here", async ({ page, account }) => {
+  await signIn(page, account);
+  await page.goto("/stream");
+  await page.getByText("You should not be here").waitFor();
+});

@@ -1,0 +1,111 @@
+import { expect, pageLog, test } from "./harness/fixtures.ts";
+import {
+  drawerEntry,
+  eventually,
+  openActorMenu,
+  readUserStorage,
+  recordFeRequests,
+  signIn,
+  signInControl,
+  signInForm,
+  topBar,
+  visibleText,
+} from "./harness/console-ui.ts";
+import { signInApi } from "./harness/fe-api.ts";
+
+// console.md §2 "Sign-in page", §3 persisted user state, §4 transitions, §5 and §8 sign-in errors.
+
+test("the sign-in card is at most 400 px wide and holds Name, a masked Password and Sign In", async ({ page }) => {
+  await page.goto("/signin");
+  const heading = page.getByRole("heading", { name: "Sign In" });
+  const card = heading.locator("xpath=ancestor::*[contains(concat(' ', @class, ' '), ' MuiCard-root ')][1]");
+  const box = await card.boundingBox();
+  expect(box?.width).toBeGreaterThan(200);
+  expect(box?.width).toBeLessThanOrEqual(400);
+  await card.getByRole("textbox", { name: "Name" }).waitFor();
+  expect(await card.getByLabel("Password").getAttribute("type")).toBe("password");
+  await card.getByRole("button", { name: "Sign In" }).waitFor();
+});
+
+test("signing in goes to / and persists token, actors, methodInformations and currentActor", async ({
+  page,
+  account,
+  corral,
+}) => {
+  const api = await signInApi(corral.url, account.name, account.password);
+  const actor = await api.createActor("persisted");
+  await signIn(page, account);
+  expect(new URL(page.url()).pathname).toBe("/");
+  await eventually(async () => (await readUserStorage(page))?.actors.length).toBe(1);
+  const stored = (await readUserStorage(page))!;
+  expect(typeof stored.token).toBe("string");
+  expect(stored.token!.length).toBeGreaterThan(10);
+  expect(stored.actors[0]).toMatchObject({ id: actor.id });
+  expect(stored.methodInformations.map((method) => method.routing_key)).toEqual(
+    expect.arrayContaining(["send_message", "update_actor", "delete_actor", "publish_activity", "publish_object"]),
+  );
+  expect(Object.keys(stored).sort()).toEqual(["actors", "currentActor", "methodInformations", "token"]);
+  expect(stored.currentActor === null || stored.currentActor === actor.id).toBe(true);
+});
+
+test("a wrong password logs 'token is undefined', shows no message and stays on /signin", async ({
+  page,
+  account,
+}) => {
+  await page.goto("/signin");
+  await page.getByRole("textbox", { name: "Name" }).fill(account.name);
+  await page.getByLabel("Password").fill("not-the-password");
+  const before = await visibleText(page);
+  const answered = page.waitForResponse((response) => response.url().endsWith("/fe/signin"));
+  await signInForm(page).getByRole("button", { name: "Sign In" }).click();
+  expect((await answered).status()).toBe(401);
+  await eventually(() => pageLog(page).some((line) => line.includes("token is undefined"))).toBe(true);
+  await page.waitForTimeout(300);
+  expect(new URL(page.url()).pathname).toBe("/signin");
+  expect(await visibleText(page)).toBe(before);
+  expect(await page.getByRole("alert").count()).toBe(0);
+  expect((await readUserStorage(page))?.token ?? null).toBeNull();
+});
+
+test("sign-in sends no Authorization header and every later call carries the bearer token", async ({
+  page,
+  account,
+}) => {
+  const requests = recordFeRequests(page);
+  await signIn(page, account);
+  await drawerEntry(page, "Info").waitFor();
+  await eventually(() => requests.filter((r) => r.url().endsWith("/fe/account/info")).length).toBeGreaterThan(0);
+  const token = (await readUserStorage(page))!.token;
+  const signInCall = requests.find((request) => request.url().endsWith("/fe/signin"))!;
+  expect(await signInCall.headerValue("authorization")).toBeNull();
+  expect(signInCall.postDataJSON()).toEqual({ name: account.name, password: account.password });
+  const later = requests.filter((request) => !request.url().endsWith("/fe/signin"));
+  for (const request of later) {
+    expect(await request.headerValue("authorization"), request.url()).toBe(`Bearer ${token}`);
+  }
+});
+
+test("Logout clears the token and the current actor and returns to /", async ({ page, account, corral }) => {
+  const api = await signInApi(corral.url, account.name, account.password);
+  await api.createActor("leaving");
+  await signIn(page, account);
+  await page.goto("/perform");
+  const menu = await openActorMenu(page);
+  await menu.getByRole("separator").waitFor();
+  await menu.getByRole("menuitem", { name: "Logout" }).click();
+  await page.waitForURL((url) => url.pathname === "/");
+  await eventually(async () => (await readUserStorage(page))?.token).toBeNull();
+  expect((await readUserStorage(page))?.currentActor).toBeNull();
+  await signInControl(page).waitFor();
+  await page.getByText("Please login").waitFor();
+});
+
+test("a 401 on the info call clears the token (tokens revoked with the CLI)", async ({ page, account, corral }) => {
+  await signIn(page, account);
+  await drawerEntry(page, "Info").waitFor();
+  await corral.account("revoke-tokens", account.name);
+  await page.reload();
+  await eventually(async () => (await readUserStorage(page))?.token).toBeNull();
+  await eventually(() => pageLog(page).some((line) => line.includes("unauthorized"))).toBe(true);
+  await signInControl(page).waitFor();
+});
