@@ -1,0 +1,3 @@
+export { StreamPage } from "./stream-page.tsx";
+export { useStreamConnections } from "./use-stream-connections.ts";
+export { useStreamCount } from "./use-stream-count.ts";

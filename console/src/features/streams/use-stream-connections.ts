@@ -1,0 +1,53 @@
+import { useEffect } from "react";
+import { getFeBaseUrl } from "../../lib/fe-client.ts";
+import { openEventStream, type EventStreamHandle } from "../../lib/event-stream.ts";
+import { getStreamStore, STREAM_TYPES, type StreamStore, type StreamType } from "../../lib/stream-store.ts";
+import { useUserStore } from "../../lib/user-store.ts";
+
+export function buildStreamUrl(type: StreamType): string {
+  return `${getFeBaseUrl()}/account/stream/${type}`;
+}
+
+/** Resolves once the store has read what IndexedDB held, so its last event id is known. */
+function waitForHydration(store: StreamStore): Promise<void> {
+  if (store.getState().hydrated) return Promise.resolve();
+  return new Promise((resolve) => {
+    const unsubscribe = store.subscribe((state) => {
+      if (!state.hydrated) return;
+      unsubscribe();
+      resolve();
+    });
+  });
+}
+
+/**
+ * Mounted once in the layout: while a token is set, all three account streams are connected so
+ * the drawer badges count in the background; a logout (or a new token) closes them.
+ */
+export function useStreamConnections(): void {
+  const token = useUserStore((state) => state.token);
+  useEffect(() => {
+    if (!token) return;
+    let stopped = false;
+    const handles: EventStreamHandle[] = [];
+    for (const type of STREAM_TYPES) {
+      const store = getStreamStore(type);
+      void waitForHydration(store).then(() => {
+        if (stopped) return;
+        handles.push(
+          openEventStream({
+            url: buildStreamUrl(type),
+            token,
+            // Resuming after the last stored id keeps a reload from replaying what we hold.
+            lastEventId: store.getState().lastEventId,
+            onMessage: (message, id) => store.getState().add(message, id),
+          }),
+        );
+      });
+    }
+    return () => {
+      stopped = true;
+      for (const handle of handles) handle.close();
+    };
+  }, [token]);
+}

@@ -1,0 +1,217 @@
+// Per stream type, the messages held in the browser: a zustand store for the page and badges,
+// backed by IndexedDB rows (idb-stream-rows.ts) under the spec's "stream-storage-{type}" keys.
+// Built for 10,000 messages at 200/s: adds are applied once per animation frame, the distinct
+// activity types are counted incrementally, storage writes are batched.
+import { useStore } from "zustand";
+import { createStore, type StoreApi } from "zustand/vanilla";
+import { openStreamRowsStore, type StoredRow, type StreamRowsStore } from "./idb-stream-rows.ts";
+import { createStreamWriter } from "./idb-stream-writer.ts";
+import { createTypeCounter, readActivityType } from "./stream-activity-types.ts";
+
+export const STREAM_TYPES = ["incoming", "outgoing", "error"] as const;
+export type StreamType = (typeof STREAM_TYPES)[number];
+export const DEFAULT_STREAM_CAP = 10_000;
+// rAF does not run in background tabs, where the streams keep arriving (openWhenHidden).
+const HIDDEN_TAB_APPLY_MS = 250;
+
+export function isStreamType(value: unknown): value is StreamType {
+  return (STREAM_TYPES as readonly unknown[]).includes(value);
+}
+
+export function streamStorageKey(type: StreamType): string {
+  return `stream-storage-${type}`;
+}
+
+export type StreamMessage = { seq: number; id: string | null; data: unknown; activityType: string | null };
+
+export type StreamState = {
+  /** Oldest first; at most `cap` long. */
+  messages: readonly StreamMessage[];
+  /** Distinct data.parsed.activity.type values among the messages, sorted. */
+  activityTypes: readonly string[];
+  hydrated: boolean;
+  lastEventId: string | null;
+  /** Set when storage failed us (full quota, no IndexedDB); shown on the stream page. */
+  storageNote: string | null;
+  add: (data: unknown, id?: string | null) => void;
+  reset: () => void;
+};
+
+export type StreamStore = StoreApi<StreamState> & {
+  /** Applies pending adds and resolves once storage has them (tests, the bench). */
+  whenIdle: () => Promise<void>;
+};
+
+export type StreamStoreOptions = {
+  type: StreamType;
+  rows: Promise<StreamRowsStore | null>;
+  cap?: number;
+  flushMs?: number;
+};
+
+export function createStreamStore(options: StreamStoreOptions): StreamStore {
+  const key = streamStorageKey(options.type);
+  const cap = options.cap ?? DEFAULT_STREAM_CAP;
+  const seenIds = new Set<string>();
+  const types = createTypeCounter();
+  let pending: Array<{ data: unknown; id: string | null }> = [];
+  let nextSeq = 0;
+  let hydrated = false;
+  let droppedForQuota = 0;
+  let frame: number | null = null;
+  let timer: ReturnType<typeof setTimeout> | null = null;
+
+  const store = createStore<StreamState>()(() => ({
+    messages: [],
+    activityTypes: [],
+    hydrated: false,
+    lastEventId: null,
+    storageNote: null,
+    add: (data, id = null) => {
+      if (id !== null) {
+        if (seenIds.has(id)) return;
+        seenIds.add(id);
+      }
+      pending.push({ data, id });
+      scheduleApply();
+    },
+    reset: () => {
+      pending = [];
+      seenIds.clear();
+      types.clear();
+      droppedForQuota = 0;
+      store.setState({ messages: [], activityTypes: [], storageNote: null });
+      void writer.clear();
+    },
+  }));
+
+  const writer = createStreamWriter({
+    stream: key,
+    rows: options.rows,
+    flushMs: options.flushMs,
+    getKeepFromSeq: () => store.getState().messages[0]?.seq ?? nextSeq,
+    getLastEventId: () => store.getState().lastEventId,
+    dropOldestForQuota,
+  });
+
+  function forget(messages: readonly StreamMessage[]): void {
+    for (const message of messages) {
+      if (message.id !== null) seenIds.delete(message.id);
+      types.remove(message.activityType);
+    }
+  }
+
+  function dropOldestForQuota(): number {
+    const { messages } = store.getState();
+    const count = Math.ceil(messages.length / 4);
+    if (count === 0) return 0;
+    forget(messages.slice(0, count));
+    droppedForQuota += count;
+    store.setState({
+      messages: messages.slice(count),
+      activityTypes: types.sorted(),
+      storageNote: `Browser storage is full: the ${droppedForQuota} oldest messages were dropped.`,
+    });
+    return count;
+  }
+
+  function cancelScheduled(): void {
+    if (frame !== null && typeof cancelAnimationFrame === "function") cancelAnimationFrame(frame);
+    if (timer !== null) clearTimeout(timer);
+    frame = timer = null;
+  }
+
+  function scheduleApply(): void {
+    if (timer !== null) return;
+    if (typeof requestAnimationFrame === "function") frame = requestAnimationFrame(applyPending);
+    timer = setTimeout(applyPending, HIDDEN_TAB_APPLY_MS);
+  }
+
+  function applyPending(): void {
+    cancelScheduled();
+    if (!hydrated || pending.length === 0) return;
+    const batch = pending;
+    pending = [];
+    const state = store.getState();
+    let lastEventId = state.lastEventId;
+    const added = batch.map(({ data, id }): StreamMessage => {
+      if (id !== null) lastEventId = id;
+      const message = { seq: nextSeq++, id, data, activityType: readActivityType(data) };
+      types.add(message.activityType);
+      return message;
+    });
+    let messages = state.messages.concat(added);
+    if (messages.length > cap) {
+      forget(messages.slice(0, messages.length - cap));
+      messages = messages.slice(messages.length - cap);
+    }
+    for (const message of added) writer.enqueue(toRow(key, message));
+    const activityTypes = types.changed() ? types.sorted() : state.activityTypes;
+    store.setState({ messages, activityTypes, lastEventId });
+  }
+
+  const hydration = hydrate();
+  async function hydrate(): Promise<void> {
+    const rowsStore = await options.rows;
+    let loaded: { rows: StoredRow[]; lastEventId: string | null } = { rows: [], lastEventId: null };
+    try {
+      if (rowsStore) loaded = await rowsStore.load(key);
+    } catch (error) {
+      console.warn(`could not read stored ${key} messages`, error);
+    }
+    const messages = loaded.rows.slice(-cap).map(fromRow);
+    const storedIds = new Set<string>();
+    for (const message of messages) {
+      if (message.id !== null) storedIds.add(message.id);
+      types.add(message.activityType);
+    }
+    for (const id of storedIds) seenIds.add(id);
+    // Anything that arrived while we were reading is kept unless storage already had it.
+    pending = pending.filter((item) => item.id === null || !storedIds.has(item.id));
+    nextSeq = Math.max(nextSeq, (messages.at(-1)?.seq ?? -1) + 1);
+    hydrated = true;
+    store.setState({
+      messages,
+      activityTypes: types.sorted(),
+      hydrated: true,
+      lastEventId: loaded.lastEventId ?? messages.findLast((m) => m.id !== null)?.id ?? null,
+      storageNote: rowsStore ? null : "Browser storage is unavailable: messages will not survive a reload.",
+    });
+    types.changed();
+    applyPending();
+  }
+
+  return Object.assign(store, {
+    whenIdle: async () => {
+      await hydration;
+      applyPending();
+      await writer.flush();
+    },
+  });
+}
+
+function toRow(stream: string, message: StreamMessage): StoredRow {
+  return { stream, seq: message.seq, id: message.id, data: message.data };
+}
+
+function fromRow(row: StoredRow): StreamMessage {
+  return { seq: row.seq, id: row.id, data: row.data, activityType: readActivityType(row.data) };
+}
+
+let sharedRows: Promise<StreamRowsStore | null> | null = null;
+const sharedStores = new Map<StreamType, StreamStore>();
+
+/** The page's store for a stream type, created (and hydrated from IndexedDB) on first use. */
+export function getStreamStore(type: StreamType): StreamStore {
+  sharedRows ??= openStreamRowsStore().catch((error: unknown) => {
+    console.warn("IndexedDB is unavailable; stream messages will not survive a reload", error);
+    return null;
+  });
+  let store = sharedStores.get(type);
+  if (!store) sharedStores.set(type, (store = createStreamStore({ type, rows: sharedRows })));
+  return store;
+}
+
+export function useStreamStore<T>(type: StreamType, selector: (state: StreamState) => T): T {
+  return useStore(getStreamStore(type), selector);
+}
