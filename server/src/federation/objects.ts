@@ -43,7 +43,8 @@ export async function handleObjectRequest(services: Services, request: Request):
       return problem(403, `${signed.owner} is not among the audience of ${id}`);
     }
   }
-  return json(200, data);
+  const { bto: _bto, bcc: _bcc, ...visible } = data;
+  return json(200, visible);
 }
 
 function isPublic(data: Record<string, unknown>): boolean {

@@ -12,7 +12,13 @@ export interface MethodInput {
 
 type Method = (services: Services, input: MethodInput) => Promise<void>;
 
+// Loaded on first use, so that importing the runner stays cheap for the routes.
 const methods = new Map<string, () => Promise<Method>>([
+  ["send_message", async () => (await import("./send-message.ts")).sendMessage],
+  ["update_actor", async () => (await import("./update-actor.ts")).updateActor],
+  ["delete_actor", async () => (await import("./delete-actor.ts")).deleteActor],
+  ["publish_activity", async () => (await import("./publish.ts")).publishActivity],
+  ["publish_object", async () => (await import("./publish.ts")).publishObject],
 ]);
 
 /** Runs a method in the background; never throws. */
