@@ -78,3 +78,14 @@ test("a stream page without a stream type says You should not be here", async ({
   await page.goto("/stream");
   await page.getByText("You should not be here").waitFor();
 });
+
+test("a rendering failure shows Something went wrong", async ({ page }) => {
+  // A persisted state from an incompatible build (actors not a list) breaks rendering for real.
+  await page.goto("/signin");
+  await page.evaluate(() => {
+    const broken = { token: "stale-token", actors: { not: "a list" }, methodInformations: [], currentActor: null };
+    localStorage.setItem("user-storage", JSON.stringify({ state: broken, version: 0 }));
+  });
+  await page.reload();
+  await page.getByText("Something went wrong").waitFor();
+});

@@ -68,3 +68,16 @@ export function buildCreateNote(from: string, to: string, text = `note ${++noteC
     object: { type: "Note", id, attributedTo: from, to: [to], content: text },
   };
 }
+
+/** An activity of the given type from one actor to another (Like, Announce, Create …). */
+export function buildActivity(type: string, from: string, to: string) {
+  if (type === "Create") return buildCreateNote(from, to);
+  return {
+    "@context": "https://www.w3.org/ns/activitystreams",
+    type,
+    id: `${from}/e2e/${Date.now()}-${++noteCounter}`,
+    actor: from,
+    to: [to],
+    object: to,
+  };
+}
