@@ -34,6 +34,8 @@ export function StreamSidePanel({ activityTypes, chosen, onChoose, onReset }: Si
         value={chosen}
         onChange={(event) => onChoose(event.target.value)}
         size="small"
+        // "Don't filter" is the empty value; MUI shows an empty value only when asked to.
+        slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
       >
         <MenuItem value={NO_FILTER}>Don't filter</MenuItem>
         {activityTypes.map((type) => (

@@ -1,0 +1,97 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { act, render, screen, waitFor } from "@testing-library/react";
+import { getFeBaseUrl, setFeBaseUrl } from "../../lib/fe-client.ts";
+import { getStreamStore, STREAM_TYPES } from "../../lib/stream-store.ts";
+import { resetUserStore, useUserStore } from "../../lib/user-store.ts";
+import { startSseServer, type SseServer } from "../../test/sse-server.ts";
+import { useStreamConnections } from "./use-stream-connections.ts";
+import { useStreamCount } from "./use-stream-count.ts";
+
+let server: SseServer | undefined;
+const originalBase = getFeBaseUrl();
+
+async function resetAllStreams() {
+  for (const type of STREAM_TYPES) {
+    const store = getStreamStore(type);
+    await store.whenIdle();
+    store.getState().reset();
+    store.setState({ lastEventId: null });
+    await store.whenIdle();
+  }
+}
+
+beforeEach(resetAllStreams);
+afterEach(async () => {
+  act(() => resetUserStore());
+  await server?.close();
+  server = undefined;
+  setFeBaseUrl(originalBase);
+  await resetAllStreams();
+});
+
+function Badges() {
+  useStreamConnections();
+  return (
+    <ul>
+      {STREAM_TYPES.map((type) => (
+        <Badge key={type} type={type} />
+      ))}
+    </ul>
+  );
+}
+
+function Badge({ type }: { type: (typeof STREAM_TYPES)[number] }) {
+  return <li>{`${type}: ${useStreamCount(type)}`}</li>;
+}
+
+describe("useStreamConnections", () => {
+  it("connects all three streams with the token and counts their messages for the badges", async () => {
+    server = await startSseServer((c) => {
+      c.open();
+      const type = c.path.split("/").at(-1);
+      const count = type === "incoming" ? 3 : type === "outgoing" ? 2 : 1;
+      for (let i = 0; i < count; i++) c.send(`id: ${type}-${i}\ndata: {"n":${i}}\n\n`);
+    });
+    setFeBaseUrl(new URL("/fe", server.url).href);
+    act(() => useUserStore.getState().setToken("secret-token"));
+    render(<Badges />);
+    await waitFor(() => expect(screen.getByText("incoming: 3")).toBeInTheDocument());
+    expect(screen.getByText("outgoing: 2")).toBeInTheDocument();
+    expect(screen.getByText("error: 1")).toBeInTheDocument();
+    expect(server.connections.map((c) => c.path).sort()).toEqual([
+      "/fe/account/stream/error",
+      "/fe/account/stream/incoming",
+      "/fe/account/stream/outgoing",
+    ]);
+    expect(server.connections.every((c) => c.headers.authorization === "Bearer secret-token")).toBe(true);
+  });
+
+  it("does not connect without a token and disconnects on logout", async () => {
+    const closed: string[] = [];
+    server = await startSseServer((c) => {
+      c.open();
+      c.response.on("close", () => closed.push(c.path));
+    });
+    setFeBaseUrl(new URL("/fe", server.url).href);
+    render(<Badges />);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(server.connections).toHaveLength(0);
+    act(() => useUserStore.getState().setToken("t"));
+    await server.waitForConnections(3);
+    act(() => useUserStore.getState().setToken(null));
+    await waitFor(() => expect(closed).toHaveLength(3));
+  });
+
+  it("resumes a stream after the last stored event id", async () => {
+    const incoming = getStreamStore("incoming");
+    incoming.getState().add({ earlier: true }, "ev-99");
+    await incoming.whenIdle();
+    server = await startSseServer((c) => c.open());
+    setFeBaseUrl(new URL("/fe", server.url).href);
+    act(() => useUserStore.getState().setToken("t"));
+    render(<Badges />);
+    await server.waitForConnections(3);
+    const resumed = server.connections.find((c) => c.path.endsWith("/incoming"));
+    expect(resumed?.headers["last-event-id"]).toBe("ev-99");
+  });
+});
