@@ -1,7 +1,7 @@
 import type { Page } from "playwright-core";
 import { expect, test } from "./harness/fixtures.ts";
 import { eventually, signIn } from "./harness/console-ui.ts";
-import { signInApi } from "./harness/fe-api.ts";
+import { buildCreateNote, signInApi } from "./harness/fe-api.ts";
 import type { Account } from "./harness/fixtures.ts";
 import type { Corral } from "./harness/corral-server.ts";
 
@@ -75,4 +75,44 @@ test("the Info tree's URLs open the Lookup page too", async ({ page, account, co
   await signIn(page, account);
   await page.locator(".json-tree").getByRole("link", { name: corral.url, exact: true }).first().click();
   await eventually(() => page.url()).toBe(`${corral.url}/lookup?uri=${encodeURIComponent(corral.url)}`);
+});
+
+test("signature and proof start collapsed too (in a stream message carrying both)", async ({
+  page,
+  account,
+  corral,
+}) => {
+  const api = await signInApi(corral.url, account.name, account.password);
+  const sender = (await api.createActor("signer")).id;
+  const receiver = (await api.createActor("verifier")).id;
+  await signIn(page, account);
+  await page.goto("/stream/outgoing");
+  const data = {
+    ...buildCreateNote(sender, receiver),
+    signature: { type: "RsaSignature2017", signatureValue: "signature-value-e2e" },
+    proof: { type: "DataIntegrityProof", proofValue: "proof-value-e2e" },
+  };
+  await api.trigger("send_message", { actor: sender, data });
+  await page.getByRole("button", { name: "Expand signature" }).first().waitFor();
+  await page.getByRole("button", { name: "Expand proof" }).first().waitFor();
+  expect(await page.getByText("signature-value-e2e").count()).toBe(0);
+  expect(await page.getByText("proof-value-e2e").count()).toBe(0);
+  await page.getByRole("button", { name: "Expand proof" }).first().click();
+  await page.getByText("proof-value-e2e").first().waitFor();
+});
+
+test("arrays longer than 100 items are grouped by hundreds", async ({ page, account, corral }) => {
+  const api = await signInApi(corral.url, account.name, account.password);
+  const sender = (await api.createActor("tagger")).id;
+  const receiver = (await api.createActor("tagged")).id;
+  await signIn(page, account);
+  await page.goto("/stream/outgoing");
+  const tags = Array.from({ length: 150 }, (_, index) => `tag-${index}`);
+  await api.trigger("send_message", { actor: sender, data: { ...buildCreateNote(sender, receiver), tag: tags } });
+  const firstGroup = page.getByRole("button", { name: /^Expand \[0\s*…\s*99\]$/ }).first();
+  await firstGroup.waitFor();
+  await page.getByRole("button", { name: /^Expand \[100\s*…\s*149\]$/ }).first().waitFor();
+  expect(await page.getByText('"tag-120"').count()).toBe(0);
+  await page.getByRole("button", { name: /^Expand \[100\s*…\s*149\]$/ }).first().click();
+  await page.getByText('"tag-120"').first().waitFor();
 });

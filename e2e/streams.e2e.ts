@@ -145,3 +145,24 @@ test("each stream is requested as text/event-stream with the bearer header", asy
     expect(await request.headerValue("authorization")).toBe(`Bearer ${token}`);
   }
 });
+
+test("the side panel with Reset and the filter is 240 px wide and stays in view while the list scrolls", async ({
+  page,
+  account,
+  corral,
+}) => {
+  const setup = await signInWithTwoActors(page, corral, account);
+  await page.goto("/stream/outgoing");
+  await sendActivities(setup, ["Create", "Create", "Create", "Create", "Create", "Create"]);
+  await eventually(() => badgeCount(page, "Outgoing")).toBe(6);
+  const reset = page.getByRole("button", { name: "Reset" });
+  const panel = page.getByRole("complementary").filter({ has: reset });
+  expect((await panel.boundingBox())?.width).toBe(240);
+  await eventually(() => page.evaluate(() => document.documentElement.scrollHeight > window.innerHeight * 2)).toBe(true);
+  await page.mouse.move(640, 450);
+  await page.mouse.wheel(0, 1500);
+  await eventually(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(1000);
+  const box = (await reset.boundingBox())!;
+  expect(box.y).toBeGreaterThan(0);
+  expect(box.y + box.height).toBeLessThan(900);
+});

@@ -76,7 +76,12 @@ export async function startCorral(): Promise<Corral> {
     return stdout;
   };
 
-  await start();
+  try {
+    await start();
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
   return {
     url,
     databaseUrl,

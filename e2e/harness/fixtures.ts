@@ -19,12 +19,12 @@ export type Account = { name: string; password: string };
  * browser context and a fresh account per test so that no test sees another's state.
  */
 export const test = base
-  .extend("browser", { scope: "file" }, async (_context, { onCleanup }): Promise<Browser> => {
+  .extend("browser", { scope: "file" }, async ({}, { onCleanup }): Promise<Browser> => {
     const browser = await launchChromium();
     onCleanup(() => browser.close());
     return browser;
   })
-  .extend("corral", { scope: "file" }, async (_context, { onCleanup }): Promise<Corral> => {
+  .extend("corral", { scope: "file" }, async ({}, { onCleanup }): Promise<Corral> => {
     const corral = await startCorral();
     onCleanup(() => corral.dispose());
     return corral;
