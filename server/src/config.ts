@@ -45,6 +45,21 @@ const origin = z.string().transform((value, ctx) => {
   return url.origin;
 });
 
+const httpUrl = z.string().transform((value, ctx) => {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    ctx.addIssue({ code: "custom", message: `"${value}" is not a URL` });
+    return z.NEVER;
+  }
+  if (!/^https?:$/.test(url.protocol)) {
+    ctx.addIssue({ code: "custom", message: `"${value}" must be an http(s) URL` });
+    return z.NEVER;
+  }
+  return url.href.replace(/\/+$/, "");
+});
+
 const schema = z.object({
   port: z.coerce.number().int().min(0).max(65535),
   host: z.string().min(1),
@@ -53,7 +68,7 @@ const schema = z.object({
     .string()
     .regex(/^(sqlite:|postgres(ql)?:\/\/)/, "must be sqlite:PATH or postgres://…"),
   allowPrivateAddresses: z.boolean(),
-  upstream: origin.nullable(),
+  upstream: httpUrl.nullable(),
   keepAliveMs: z.number().int().positive(),
   streamCap: z.number().int().positive(),
   tokenTtlMs: z.number().int().positive(),

@@ -18,7 +18,7 @@ export function registerActorDispatcher(federation: Federation<Services>) {
     })
     // WebFinger: `acct:handle@host` (host with its port unless default) through the identifiers table.
     .mapHandle(async (ctx, username) => {
-      const actorId = await findActorIdByIdentifier(ctx.data.db, `acct:${username}@${ctx.url.host}`);
+      const actorId = await findActorIdByIdentifier(ctx.data.db, `acct:${username}@${ctx.host}`);
       if (!actorId) return null;
       const parsed = ctx.parseUri(new URL(actorId));
       return parsed?.type === "actor" ? parsed.identifier : null;

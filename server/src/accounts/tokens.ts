@@ -1,0 +1,41 @@
+import { createHash, randomBytes } from "node:crypto";
+import type { Db } from "../db/db.ts";
+import { findAccountById, type Account } from "./accounts.store.ts";
+
+// Bearer tokens: 256 random bits, handed out once; only their SHA-256 is stored, so a copy of the
+// database does not let anyone in. A fast hash suffices because the token itself is random.
+
+const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
+
+export async function issueToken(db: Db, accountId: number, ttlMs: number): Promise<string> {
+  const token = randomBytes(32).toString("base64url");
+  const now = Date.now();
+  await db.run(`INSERT INTO tokens (hash, account_id, created_at, expires_at) VALUES (?, ?, ?, ?)`, [
+    hashToken(token),
+    accountId,
+    now,
+    now + ttlMs,
+  ]);
+  return token;
+}
+
+export type TokenCheck = { ok: true; account: Account } | { ok: false; reason: string };
+
+export async function checkToken(db: Db, token: string): Promise<TokenCheck> {
+  const row = await db.get<{ account_id: number | bigint; expires_at: number | bigint }>(
+    `SELECT account_id, expires_at FROM tokens WHERE hash = ?`,
+    [hashToken(token)],
+  );
+  if (!row) return { ok: false, reason: "Invalid or revoked token; sign in again" };
+  if (Number(row.expires_at) <= Date.now()) return { ok: false, reason: "Token expired; sign in again" };
+  const account = await findAccountById(db, Number(row.account_id));
+  if (!account) return { ok: false, reason: "Account no longer exists" };
+  return { ok: true, account };
+}
+
+/** Revokes every token of an account; returns how many there were, or null for an unknown name. */
+export async function revokeTokens(db: Db, name: string): Promise<number | null> {
+  const row = await db.get<{ id: number | bigint }>(`SELECT id FROM accounts WHERE name = ?`, [name]);
+  if (!row) return null;
+  return (await db.run(`DELETE FROM tokens WHERE account_id = ?`, [row.id])).changes;
+}

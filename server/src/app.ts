@@ -1,0 +1,79 @@
+// Composition only: which requests go where. Inbox POSTs → federation/inbox.ts; /fe → the
+// account API; stored objects → federation/objects.ts; ActivityPub GETs (actors, collections,
+// WebFinger, NodeInfo) → Fedify; the rest → the console.
+
+import { Hono, type Context, type Next } from "hono";
+import type { SignInThrottle } from "./accounts/index.ts";
+import type { Config } from "./config.ts";
+import { createFeApp } from "./fe/index.ts";
+import { handleInbox } from "./federation/inbox.ts";
+import { handleObjectRequest } from "./federation/objects.ts";
+import type { Services } from "./services.ts";
+import { createProxyHandler } from "./web/proxy.ts";
+import { securityHeaders } from "./web/security-headers.ts";
+import { createConsoleHandler } from "./web/static.ts";
+
+export function createApp(services: Services, options: { throttle?: SignInThrottle } = {}) {
+  const app = new Hono();
+  app.onError((error, c) => {
+    console.error(`${c.req.method} ${c.req.path} failed:`, error);
+    return c.json({ detail: "Internal Server Error" }, 500);
+  });
+  app.use(securityHeaders);
+  app.route("/fe", createFeApp(services, options));
+  app.post("*", (c, next) => routeInbox(services, c, next));
+  app.get("/objects/:id", (c) => handleObjectRequest(services, toBaseUrlRequest(services, c.req.raw)));
+  app.use((c, next) => routeFederation(services, c, next));
+  app.get("*", createConsoleHandler(services.config.consoleDir));
+  return app;
+}
+
+/** Proxy mode: the console, and /fe/* forwarded to a cattle_grid. Nothing else runs. */
+export function createProxyApp(config: Config) {
+  const app = new Hono();
+  app.onError((error, c) => {
+    console.error(`${c.req.method} ${c.req.path} failed:`, error);
+    return c.json({ detail: "Internal Server Error" }, 500);
+  });
+  app.use(securityHeaders);
+  app.all("/fe/*", createProxyHandler(config.upstream!));
+  app.all("/fe", createProxyHandler(config.upstream!));
+  app.get("*", createConsoleHandler(config.consoleDir));
+  return app;
+}
+
+/**
+ * The request as addressed to the base URL whose host it names: behind a TLS-terminating proxy
+ * the request arrives as http://, but actor ids (and so Fedify's routing) use the base URL.
+ */
+function toBaseUrlRequest(services: Services, request: Request): Request {
+  const url = new URL(request.url);
+  const base = services.config.baseUrls.find((b) => new URL(b).host === url.host);
+  if (!base || new URL(base).protocol === url.protocol) return request;
+  return new Request(new URL(`${url.pathname}${url.search}`, base), request);
+}
+
+const actorInboxPath = /^\/actor\/[^/]+\/inbox$/;
+
+async function routeInbox(services: Services, c: Context, next: Next) {
+  const path = c.req.path;
+  const shared = path === "/inbox";
+  if (!shared && !actorInboxPath.test(path)) return next();
+  const request = toBaseUrlRequest(services, c.req.raw);
+  const url = new URL(request.url);
+  const actorId = shared ? null : `${url.origin}${path.slice(0, -"/inbox".length)}`;
+  return handleInbox(services, request, actorId);
+}
+
+async function routeFederation(services: Services, c: Context, next: Next) {
+  const fallThrough = async () => {
+    await next();
+    return c.res;
+  };
+  return services.federation.fetch(toBaseUrlRequest(services, c.req.raw), {
+    contextData: services,
+    onNotFound: fallThrough,
+    // A browser asking for an actor page gets the console, not 406.
+    onNotAcceptable: fallThrough,
+  });
+}

@@ -1,0 +1,128 @@
+// GET /account/stream/{incoming|outgoing|error}: Server-Sent Events. Frames are
+// `id: N`, `data: <one line of JSON>`, blank line. A reconnect with Last-Event-ID gets every
+// stored event after N, so a dropped connection or a restart loses nothing; live events arrive
+// through the bus (no polling), and a `: keep-alive` comment keeps idle connections open.
+
+import { Hono } from "hono";
+import type { StreamName } from "./wire.ts";
+import { streamNames } from "./wire.ts";
+import type { Services } from "../services.ts";
+import type { FeEnv } from "./auth.ts";
+import { sendValidationErrors } from "./errors.ts";
+
+const pageSize = 500;
+
+export function createStreamRoutes(services: Services) {
+  return new Hono<FeEnv>().get("/account/stream/:eventType", async (c) => {
+    const stream = c.req.param("eventType");
+    if (!(streamNames as readonly string[]).includes(stream)) {
+      return sendValidationErrors(c, [
+        { loc: ["path", "event_type"], msg: "Input should be 'incoming', 'outgoing' or 'error'", type: "enum" },
+      ]);
+    }
+    const lastEventId = Number.parseInt(c.req.header("last-event-id") ?? "", 10);
+    const body = openEventStream(services, c.get("account").id, stream as StreamName, {
+      after: Number.isSafeInteger(lastEventId) && lastEventId >= 0 ? lastEventId : null,
+      signal: c.req.raw.signal,
+    });
+    return new Response(body, {
+      headers: {
+        "Content-Type": "text/event-stream; charset=utf-8",
+        "Cache-Control": "no-cache, no-transform",
+        // Tell nginx-style proxies not to buffer the stream.
+        "X-Accel-Buffering": "no",
+      },
+    });
+  });
+}
+
+/**
+ * The frames of one subscriber. `after` is the Last-Event-ID; null means "only what happens from
+ * now on", as cattle_grid does for a first connection.
+ */
+export function openEventStream(
+  services: Services,
+  accountId: number,
+  stream: StreamName,
+  options: { after: number | null; signal?: AbortSignal },
+): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  let lastSent = 0;
+  let closed = false;
+  let pumping: Promise<void> | null = null;
+  let again = false;
+  let unsubscribe = () => {};
+  let keepAlive: ReturnType<typeof setInterval> | undefined;
+
+  const close = () => {
+    if (closed) return;
+    closed = true;
+    unsubscribe();
+    clearInterval(keepAlive);
+    options.signal?.removeEventListener("abort", onAbort);
+  };
+  const onAbort = () => {
+    close();
+    try {
+      controllerRef?.close();
+    } catch {
+      // already closed by the consumer
+    }
+  };
+  let controllerRef: ReadableStreamDefaultController<Uint8Array> | undefined;
+
+  // Reads the store from lastSent on until it is drained; a notification arriving meanwhile
+  // sets `again`, so nothing stored during a read is left behind.
+  const pump = (controller: ReadableStreamDefaultController<Uint8Array>) => {
+    if (pumping) {
+      again = true;
+      return;
+    }
+    pumping = (async () => {
+      do {
+        again = false;
+        let rows;
+        do {
+          rows = await services.events.readAfter(accountId, stream, lastSent, pageSize);
+          if (closed) return;
+          if (rows.length === 0) break;
+          let chunk = "";
+          for (const row of rows) chunk += `id: ${row.seq}\ndata: ${row.data}\n\n`;
+          lastSent = rows[rows.length - 1]!.seq;
+          controller.enqueue(encoder.encode(chunk));
+        } while (rows.length === pageSize);
+      } while (again && !closed);
+    })()
+      .catch((error) => {
+        console.error(`event stream ${stream} of account ${accountId} failed:`, error);
+        onAbort();
+      })
+      .finally(() => {
+        pumping = null;
+      });
+  };
+
+  return new ReadableStream<Uint8Array>({
+    async start(controller) {
+      controllerRef = controller;
+      options.signal?.addEventListener("abort", onAbort);
+      // Subscribe before reading where to start, so no event falls between the two.
+      unsubscribe = services.events.subscribe((message) => {
+        if (message.accountId === accountId && message.stream === stream && message.seq > lastSent && !closed) {
+          pump(controller);
+        }
+      });
+      const newest = await services.events.lastSeq(accountId, stream);
+      // An id from the future means the store was replaced: everything it holds is new.
+      lastSent = options.after === null ? newest : options.after > newest ? 0 : options.after;
+      controller.enqueue(encoder.encode(": connected\n\n"));
+      keepAlive = setInterval(() => {
+        if (!closed) controller.enqueue(encoder.encode(": keep-alive\n\n"));
+      }, services.config.keepAliveMs);
+      pump(controller);
+    },
+    cancel() {
+      close();
+    },
+  });
+}

@@ -1,0 +1,22 @@
+// The account API, cattle_grid-compatible, mounted at /fe. One file per resource.
+
+import { Hono } from "hono";
+import type { SignInThrottle } from "../accounts/index.ts";
+import type { Services } from "../services.ts";
+import { createAccountRoutes } from "./account.ts";
+import { createActorRoutes } from "./actor.ts";
+import { requireAccount, type FeEnv } from "./auth.ts";
+import { sendDetail } from "./errors.ts";
+import { createStreamRoutes } from "./events.ts";
+import { createSignInRoutes } from "./signin.ts";
+
+export function createFeApp(services: Services, options: { throttle?: SignInThrottle } = {}) {
+  const fe = new Hono<FeEnv>();
+  fe.route("/", createSignInRoutes(services, options.throttle));
+  fe.use("*", requireAccount(services));
+  fe.route("/", createAccountRoutes(services));
+  fe.route("/", createActorRoutes(services));
+  fe.route("/", createStreamRoutes(services));
+  fe.notFound((c) => sendDetail(c, 404, "Not Found"));
+  return fe;
+}

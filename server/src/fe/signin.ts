@@ -1,0 +1,37 @@
+import { Hono } from "hono";
+import { z } from "zod";
+import { createSignInThrottle, decoyHash, findPasswordHash, issueToken, verifyPassword } from "../accounts/index.ts";
+import type { Services } from "../services.ts";
+import { readJsonBody, sendDetail } from "./errors.ts";
+import type { SignInResponse } from "./wire.ts";
+
+const signInBody = z.object({ name: z.string(), password: z.string() });
+
+/** POST /signin: a new token per sign-in; repeated failures are refused with 429. */
+export function createSignInRoutes(services: Services, throttle = createSignInThrottle()) {
+  return new Hono().post("/signin", async (c) => {
+    const body = await readJsonBody(c, signInBody);
+    if (!body.ok) return body.response;
+    const { name, password } = body.value;
+    const address = clientAddress(c.env);
+    const wait = throttle.retryAfter(name, address);
+    if (wait > 0) {
+      return sendDetail(c, 429, `Too many failed sign-ins; try again in ${wait} s`, { "Retry-After": String(wait) });
+    }
+    const stored = await findPasswordHash(services.db, name);
+    // Unknown names cost a hash check too, so timing does not tell which names exist.
+    const valid = await verifyPassword(password, stored?.hash ?? decoyHash);
+    if (!stored || !valid) {
+      throttle.recordFailure(name, address);
+      return sendDetail(c, 401, "Wrong account name or password");
+    }
+    throttle.recordSuccess(name);
+    const token = await issueToken(services.db, stored.id, services.config.tokenTtlMs);
+    return c.json({ token } satisfies SignInResponse);
+  });
+}
+
+function clientAddress(env: unknown): string {
+  const incoming = (env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;
+  return incoming?.socket?.remoteAddress ?? "unknown";
+}

@@ -1,0 +1,128 @@
+// Process entry: configuration → database → HTTP server → delivery worker. startServer is also
+// what tests use to run real servers in-process (port 0 picks a free port).
+
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { getRequestListener } from "@hono/node-server";
+import { SqliteKvStore } from "@fedify/sqlite";
+import type { KvStore } from "@fedify/fedify";
+import { createSignInThrottle, type SignInThrottle } from "./accounts/index.ts";
+import { createApp, createProxyApp } from "./app.ts";
+import { parseConfig, type Config } from "./config.ts";
+import { openDatabase, type OpenDatabase } from "./db/open.ts";
+import { createEventLog, createMemoryBus, type EventBus } from "./events/index.ts";
+import { startDeliveryWorker } from "./federation/delivery.ts";
+import { createCorralFederation } from "./federation/index.ts";
+import type { Services } from "./services.ts";
+
+export interface RunningServer {
+  url: string;
+  services: Services;
+  close(): Promise<void>;
+}
+
+export type ServerInput = Partial<Config> & { database: string; throttle?: SignInThrottle };
+
+export async function startServer(input: ServerInput): Promise<RunningServer> {
+  const { throttle, ...rest } = input;
+  const config = parseConfig(rest);
+  const opened = await openDatabase(config.database);
+  let server: Server | undefined;
+  let worker: { stop(): Promise<void> } | undefined;
+  try {
+    let handle: (req: Parameters<Parameters<typeof createServer>[1] & {}>[0], res: never) => void = () => {};
+    server = createServer((req, res) => handle(req, res as never));
+    const port = await listen(server, config.port, config.host);
+    const url = `http://${displayHost(config.host)}:${port}`;
+    config.port = port;
+    if (!config.baseUrlsGiven) config.baseUrls = [url];
+    const services = await buildServices(config, opened);
+    const app = createApp(services, { throttle: throttle ?? createSignInThrottle() });
+    handle = getRequestListener(app.fetch) as typeof handle;
+    worker = startDeliveryWorker(services);
+    const running = server;
+    return {
+      url,
+      services,
+      async close() {
+        await worker?.stop();
+        await closeServer(running);
+        await closeBus(services.bus);
+        await opened.db.close();
+      },
+    };
+  } catch (error) {
+    await worker?.stop().catch(() => {});
+    if (server?.listening) await closeServer(server);
+    await opened.db.close();
+    throw error;
+  }
+}
+
+/** Proxy mode: the console and /fe forwarded to `config.upstream`; no database. */
+export async function startProxyServer(input: Partial<Config> & { upstream: string }): Promise<{ url: string; close(): Promise<void> }> {
+  const config = parseConfig({ ...input, database: input.database ?? "sqlite::memory:" });
+  const app = createProxyApp(config);
+  const server = createServer(getRequestListener(app.fetch));
+  const port = await listen(server, config.port, config.host);
+  return { url: `http://${displayHost(config.host)}:${port}`, close: () => closeServer(server) };
+}
+
+async function buildServices(config: Config, opened: OpenDatabase): Promise<Services> {
+  const kv = opened.sqlite ? new SqliteKvStore(opened.sqlite) : await openPostgresKv(config.database);
+  const bus = opened.sqlite ? createMemoryBus() : await openPostgresBus(config.database);
+  const federation = createCorralFederation({ kv, allowPrivateAddress: config.allowPrivateAddresses });
+  const events = createEventLog(opened.db, bus, { cap: config.streamCap });
+  return { config, db: opened.db, events, federation, bus };
+}
+
+// PostgreSQL's KV store and bus are the postgres helper's modules, loaded only when used.
+async function openPostgresKv(url: string): Promise<KvStore> {
+  const path = "./db/postgres-kv.ts"; // a variable: the module may not exist in every checkout
+  const module = (await import(path)) as { PostgresKvStore: new (url: string) => KvStore };
+  return new module.PostgresKvStore(url);
+}
+
+async function openPostgresBus(url: string): Promise<EventBus> {
+  const path = "./db/postgres-bus.ts";
+  const module = (await import(path)) as Record<string, unknown>;
+  const create = Object.values(module).find((v) => typeof v === "function") as (url: string) => EventBus | Promise<EventBus>;
+  return await create(url);
+}
+
+async function closeBus(bus: EventBus) {
+  const closable = bus as EventBus & { close?: () => Promise<void> };
+  await closable.close?.();
+}
+
+function listen(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const onError = (error: NodeJS.ErrnoException) => {
+      server.off("listening", onListening);
+      if (error.code === "EADDRINUSE") reject(new Error(`port ${port} on ${host} is already in use`));
+      else if (error.code === "EACCES") reject(new Error(`no permission to listen on port ${port}`));
+      else if (error.code === "ENOTFOUND" || error.code === "EADDRNOTAVAIL") reject(new Error(`cannot listen on host "${host}"`));
+      else reject(error);
+    };
+    const onListening = () => {
+      server.off("error", onError);
+      resolve((server.address() as AddressInfo).port);
+    };
+    server.once("error", onError);
+    server.once("listening", onListening);
+    server.listen(port, host);
+  });
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    // Event streams never end on their own.
+    server.closeAllConnections();
+  });
+}
+
+function displayHost(host: string): string {
+  if (host === "0.0.0.0" || host === "::" || host === "") return "localhost";
+  return host.includes(":") ? `[${host}]` : host;
+}
