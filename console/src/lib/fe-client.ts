@@ -19,6 +19,8 @@ export type FeRequest = {
   body?: unknown;
   /** Sign-in is the one call that must not carry the bearer header. */
   anonymous?: boolean;
+  /** Lets a hook drop an answer nobody waits for any more. */
+  signal?: AbortSignal;
 };
 
 export type FeResponse<T> = { ok: true; status: number; data: T } | FeError;
@@ -39,6 +41,7 @@ export async function callFe<T>(path: string, request: FeRequest = {}): Promise<
     method: request.method ?? (request.body === undefined ? "GET" : "POST"),
     headers,
     body: request.body === undefined ? undefined : JSON.stringify(request.body),
+    signal: request.signal,
   });
   const data = await readJsonBody(response);
   if (!response.ok) return { ok: false, status: response.status, data };

@@ -1,0 +1,5 @@
+import { Alert } from "@mui/material";
+
+export function ErrorFallback() {
+  return <Alert severity="error">Something went wrong</Alert>;
+}

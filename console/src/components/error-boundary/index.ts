@@ -1,0 +1,2 @@
+export { ErrorBoundary } from "./error-boundary.tsx";
+export { ErrorFallback } from "./error-fallback.tsx";

@@ -1,0 +1,59 @@
+import { useState } from "react";
+import {
+  Button,
+  FormControl,
+  InputLabel,
+  MenuItem,
+  Paper,
+  Select,
+  Stack,
+  TextField,
+  Typography,
+} from "@mui/material";
+
+type CreateActorPanelProps = {
+  baseUrls: string[];
+  onCreate: (baseUrl: string, handle: string) => void;
+};
+
+export function CreateActorPanel({ baseUrls, onCreate }: CreateActorPanelProps) {
+  const [chosen, setChosen] = useState("");
+  const [handle, setHandle] = useState("");
+  // Follows the list when the chosen base URL disappears from a refreshed info.
+  const baseUrl = baseUrls.includes(chosen) ? chosen : baseUrls[0]!;
+
+  return (
+    <Paper variant="outlined" sx={{ p: 2, mb: 3 }}>
+      <Typography variant="h6" component="h2" gutterBottom>
+        Create actor
+      </Typography>
+      <Stack direction="row" spacing={2} sx={{ alignItems: "center" }}>
+        <FormControl sx={{ minWidth: 240 }}>
+          <InputLabel id="create-actor-base-url-label">Base Url</InputLabel>
+          <Select
+            labelId="create-actor-base-url-label"
+            id="create-actor-base-url"
+            label="Base Url"
+            value={baseUrl}
+            onChange={(event) => setChosen(event.target.value)}
+          >
+            {baseUrls.map((url) => (
+              <MenuItem key={url} value={url}>
+                {url}
+              </MenuItem>
+            ))}
+          </Select>
+        </FormControl>
+        <TextField
+          id="create-actor-handle"
+          label="handle"
+          value={handle}
+          onChange={(event) => setHandle(event.target.value)}
+        />
+        <Button variant="contained" onClick={() => onCreate(baseUrl, handle)}>
+          Create Actor
+        </Button>
+      </Stack>
+    </Paper>
+  );
+}

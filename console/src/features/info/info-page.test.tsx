@@ -1,0 +1,143 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { setFeBaseUrl } from "../../lib/fe-client.ts";
+import { resetUserStore, useUserStore } from "../../lib/user-store.ts";
+import type { AccountInfo } from "../../lib/wire-types.ts";
+import { startFeServer, type FeServer } from "../../test/fe-server.ts";
+import { renderConsole } from "../../test/render-console.tsx";
+import { signIn } from "../../test/signed-in.ts";
+import { account, alice, bob, sampleInfo, specRoutes } from "../../test/spec-fe.ts";
+
+let fe: FeServer;
+const state: { info: AccountInfo } = { info: sampleInfo() };
+const routes = specRoutes(state);
+const specInfoRoute = routes["GET /account/info"]!;
+
+beforeAll(async () => {
+  fe = await startFeServer(routes);
+  setFeBaseUrl(fe.url);
+});
+afterAll(() => fe.close());
+beforeEach(() => {
+  resetUserStore();
+  state.info = sampleInfo();
+  routes["GET /account/info"] = specInfoRoute;
+  fe.calls.length = 0;
+});
+afterEach(() => vi.restoreAllMocks());
+
+function infoCalls() {
+  return fe.calls.filter((call) => call.path === "/account/info");
+}
+
+describe("info page", () => {
+  it("asks to log in when there is no token, without calling the server", () => {
+    renderConsole("/");
+
+    expect(screen.getByText("Please login")).toBeInTheDocument();
+    expect(fe.calls).toHaveLength(0);
+  });
+
+  it("shows Loading... until the info arrives, then the info as a tree", async () => {
+    let answer!: () => void;
+    const held = new Promise<void>((resolve) => (answer = resolve));
+    routes["GET /account/info"] = async (call) => {
+      await held;
+      return specInfoRoute(call);
+    };
+    signIn();
+    renderConsole("/");
+
+    expect(screen.getByText("Loading...")).toBeInTheDocument();
+    answer();
+
+    expect(await screen.findByText(/CattleDrive/)).toBeInTheDocument();
+    expect(screen.queryByText("Loading...")).not.toBeInTheDocument();
+    expect(screen.getByText(/accountName/)).toBeInTheDocument();
+  });
+
+  it("fetches the info with the bearer token and replaces actors and methodInformations", async () => {
+    useUserStore.setState({ token: account.token, actors: [{ id: "gone", name: "gone" }] });
+    renderConsole("/");
+
+    await waitFor(() => expect(useUserStore.getState().actors).toEqual([alice, bob]));
+    expect(infoCalls()[0]!.authorization).toBe(`Bearer ${account.token}`);
+    expect(useUserStore.getState().methodInformations).toEqual(state.info.methodInformation);
+  });
+
+  it("makes the first actor current when none is set, so Lookup and Perform become usable", async () => {
+    useUserStore.setState({ token: account.token });
+    renderConsole("/");
+
+    await waitFor(() => expect(useUserStore.getState().currentActor).toBe(alice.id));
+  });
+
+  it("clears the token and logs 'unauthorized' on a 401", async () => {
+    const log = vi.spyOn(console, "log").mockImplementation(() => {});
+    useUserStore.setState({ token: "revoked", currentActor: alice.id });
+    renderConsole("/");
+
+    expect(await screen.findByText("Please login")).toBeInTheDocument();
+    expect(log).toHaveBeenCalledWith("unauthorized");
+    expect(useUserStore.getState()).toMatchObject({ token: null, currentActor: null });
+  });
+
+  it("offers no create-actor panel when the info lists no base URL", async () => {
+    state.info = sampleInfo({ baseUrls: [] });
+    signIn(state.info);
+    renderConsole("/");
+
+    expect(await screen.findByText(/CattleDrive/)).toBeInTheDocument();
+    expect(screen.queryByRole("combobox", { name: "Base Url" })).not.toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Create Actor" })).not.toBeInTheDocument();
+  });
+
+  it("lists the base URLs in the 'Base Url' select", async () => {
+    signIn();
+    renderConsole("/");
+    const user = userEvent.setup();
+
+    await user.click(await screen.findByRole("combobox", { name: "Base Url" }));
+
+    const options = within(screen.getByRole("listbox")).getAllByRole("option");
+    expect(options.map((option) => option.textContent)).toEqual(state.info.baseUrls);
+  });
+
+  it("creates an actor with the chosen base URL and trimmed handle, shows it in an 800 px modal and refreshes the info", async () => {
+    signIn();
+    renderConsole("/");
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole("combobox", { name: "Base Url" }));
+    await user.click(screen.getByRole("option", { name: "http://other.example" }));
+    await user.type(screen.getByRole("textbox", { name: "handle" }), "  carol ");
+    const infoCallsBefore = infoCalls().length;
+
+    await user.click(screen.getByRole("button", { name: "Create Actor" }));
+
+    const dialog = await screen.findByRole("dialog");
+    expect(within(dialog).getByText("http://other.example/actor/new")).toBeInTheDocument();
+    expect(getComputedStyle(dialog).width).toBe("800px");
+    expect(fe.calls.find((call) => call.path === "/account/create")!.body).toEqual({
+      baseUrl: "http://other.example",
+      handle: "carol",
+    });
+    await waitFor(() => expect(infoCalls().length).toBe(infoCallsBefore + 1));
+    await waitFor(() => expect(useUserStore.getState().actors).toHaveLength(3));
+  });
+
+  it("sends handle null when the handle is empty after trimming", async () => {
+    signIn();
+    renderConsole("/");
+    const user = userEvent.setup();
+    await user.type(await screen.findByRole("textbox", { name: "handle" }), "   ");
+
+    await user.click(screen.getByRole("button", { name: "Create Actor" }));
+
+    await screen.findByRole("dialog");
+    expect(fe.calls.find((call) => call.path === "/account/create")!.body).toEqual({
+      baseUrl: "http://127.0.0.1",
+      handle: null,
+    });
+  });
+});

@@ -1,0 +1,32 @@
+import { useCallback, useState } from "react";
+import { callFe, type FeResponse } from "../../lib/fe-client.ts";
+import type { ActorDocument, CreateActorRequest } from "../../lib/wire-types.ts";
+
+export type CreateActorState = {
+  /** The last answer (the new actor's document or the error body), until dismissed. */
+  result: FeResponse<ActorDocument> | null;
+  create: (baseUrl: string, handle: string) => Promise<void>;
+  dismiss: () => void;
+};
+
+/** Creates an actor, keeps the answer for the modal, then lets the caller refresh the info. */
+export function useCreateActor(onCreated: () => Promise<void>): CreateActorState {
+  const [result, setResult] = useState<FeResponse<ActorDocument> | null>(null);
+
+  const create = useCallback(
+    async (baseUrl: string, handle: string) => {
+      const trimmed = handle.trim();
+      const body: CreateActorRequest = { baseUrl, handle: trimmed === "" ? null : trimmed };
+      try {
+        setResult(await callFe<ActorDocument>("/account/create", { body }));
+      } catch (failure) {
+        setResult({ ok: false, status: 0, data: { detail: String(failure) } });
+        return;
+      }
+      await onCreated();
+    },
+    [onCreated],
+  );
+
+  return { result, create, dismiss: useCallback(() => setResult(null), []) };
+}

@@ -1,0 +1,107 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { fireEvent, screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { setFeBaseUrl } from "../../lib/fe-client.ts";
+import { resetUserStore, useUserStore } from "../../lib/user-store.ts";
+import { startFeServer, type FeServer } from "../../test/fe-server.ts";
+import { renderConsole } from "../../test/render-console.tsx";
+import { signIn } from "../../test/signed-in.ts";
+import { account, alice, bob, specRoutes } from "../../test/spec-fe.ts";
+
+let fe: FeServer;
+
+beforeAll(async () => {
+  fe = await startFeServer(specRoutes());
+  setFeBaseUrl(fe.url);
+});
+afterAll(() => fe.close());
+beforeEach(() => {
+  resetUserStore();
+  fe.calls.length = 0;
+});
+afterEach(() => vi.restoreAllMocks());
+
+function preview(): unknown {
+  return JSON.parse(screen.getByTestId("perform-preview").textContent ?? "");
+}
+
+function setData(text: string) {
+  // fireEvent, not user.type: braces are key descriptors for user-event.
+  fireEvent.change(screen.getByRole("textbox", { name: "data" }), { target: { value: text } });
+}
+
+describe("perform page", () => {
+  it("shows the current actor", () => {
+    signIn(undefined, bob.id);
+    renderConsole("/perform");
+
+    expect(screen.getByTestId("current-actor")).toHaveTextContent(`bob (${bob.id})`);
+  });
+
+  it("lists the methods by routing key in 'Method to perform'", async () => {
+    signIn();
+    renderConsole("/perform");
+    const user = userEvent.setup();
+
+    await user.click(screen.getByRole("combobox", { name: "Method to perform" }));
+
+    const options = within(screen.getByRole("listbox")).getAllByRole("option");
+    expect(options.map((option) => option.textContent)).toEqual(["send_message", "update_actor"]);
+  });
+
+  it("starts with {} as data and previews the payload under 'Resulting output'", () => {
+    signIn();
+    renderConsole("/perform");
+
+    expect(screen.getByRole("textbox", { name: "data" })).toHaveValue("{}");
+    expect(screen.getByRole("heading", { name: "Resulting output" })).toBeInTheDocument();
+    expect(preview()).toEqual({ actor: alice.id });
+  });
+
+  it("shows '... typing ...' while the data is not valid JSON and keeps the last valid preview", () => {
+    signIn();
+    renderConsole("/perform");
+    setData('{"data": {"type": "Note"}}');
+    expect(preview()).toEqual({ actor: alice.id, data: { type: "Note" } });
+
+    setData('{"data": {"type": "No');
+
+    expect(screen.getByRole("heading", { name: "... typing ..." })).toBeInTheDocument();
+    expect(screen.queryByRole("heading", { name: "Resulting output" })).not.toBeInTheDocument();
+    expect(preview()).toEqual({ actor: alice.id, data: { type: "Note" } });
+  });
+
+  it("posts the actor plus the data fields to /actor/trigger/{routing_key} and logs the answer", async () => {
+    const log = vi.spyOn(console, "log").mockImplementation(() => {});
+    signIn();
+    renderConsole("/perform");
+    const user = userEvent.setup();
+    await user.click(screen.getByRole("combobox", { name: "Method to perform" }));
+    await user.click(screen.getByRole("option", { name: "send_message" }));
+    setData('{"data": {"type": "Follow", "object": "https://remote.example/users/dana"}}');
+
+    await user.click(screen.getByRole("button", { name: "Perform" }));
+
+    await waitFor(() => expect(log).toHaveBeenCalledWith("perform send_message", 202, null));
+    const trigger = fe.calls.find((call) => call.path === "/actor/trigger/send_message")!;
+    expect(trigger.authorization).toBe(`Bearer ${account.token}`);
+    expect(trigger.body).toEqual({
+      actor: alice.id,
+      data: { type: "Follow", object: "https://remote.example/users/dana" },
+    });
+  });
+
+  it("keeps Perform disabled until a method is chosen", () => {
+    signIn();
+    renderConsole("/perform");
+
+    expect(screen.getByRole("button", { name: "Perform" })).toBeDisabled();
+  });
+
+  it("shows Loading... without a current actor", () => {
+    useUserStore.setState({ token: account.token });
+    renderConsole("/perform");
+
+    expect(screen.getByText("Loading...")).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,84 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { screen, waitFor } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { setFeBaseUrl } from "../../lib/fe-client.ts";
+import { resetUserStore, useUserStore } from "../../lib/user-store.ts";
+import { startFeServer, type FeServer } from "../../test/fe-server.ts";
+import { currentPath, renderConsole } from "../../test/render-console.tsx";
+import { account, specRoutes } from "../../test/spec-fe.ts";
+
+let fe: FeServer;
+const routes = specRoutes();
+
+beforeAll(async () => {
+  fe = await startFeServer(routes);
+  setFeBaseUrl(fe.url);
+});
+afterAll(() => fe.close());
+beforeEach(() => {
+  resetUserStore();
+  fe.calls.length = 0;
+});
+afterEach(() => vi.restoreAllMocks());
+
+async function submit(name: string, password: string) {
+  const user = userEvent.setup();
+  await user.type(screen.getByRole("textbox", { name: "Name" }), name);
+  await user.type(screen.getByLabelText("Password"), password);
+  await user.click(screen.getByRole("button", { name: "Sign In" }));
+}
+
+describe("sign-in page", () => {
+  it("shows a card titled Sign In, at most 400 px wide, with Name, masked Password and Sign In", () => {
+    renderConsole("/signin");
+
+    expect(screen.getByRole("heading", { name: "Sign In" })).toBeInTheDocument();
+    expect(getComputedStyle(screen.getByTestId("sign-in-card")).maxWidth).toBe("400px");
+    expect(screen.getByRole("textbox", { name: "Name" })).toBeInTheDocument();
+    expect(screen.getByLabelText("Password")).toHaveAttribute("type", "password");
+    expect(screen.getByRole("button", { name: "Sign In" })).toHaveAttribute("type", "submit");
+  });
+
+  it("sends name and password without authentication, keeps the token and goes to /", async () => {
+    useUserStore.setState({ token: "stale-token" });
+    const { router } = renderConsole("/signin");
+
+    await submit(account.name, account.password);
+
+    await waitFor(() => expect(currentPath(router)).toBe("/"));
+    expect(useUserStore.getState().token).toBe(account.token);
+    const signin = fe.calls.find((call) => call.path === "/signin")!;
+    expect(signin.body).toEqual({ name: account.name, password: account.password });
+    expect(signin.authorization).toBeUndefined();
+  });
+
+  it("logs 'token is undefined' and stays on the page when a wrong password gets an error body", async () => {
+    const log = vi.spyOn(console, "log").mockImplementation(() => {});
+    const { router } = renderConsole("/signin");
+
+    await submit(account.name, "wrong");
+
+    await waitFor(() => expect(log).toHaveBeenCalledWith("token is undefined"));
+    expect(log).toHaveBeenCalledTimes(1);
+    expect(currentPath(router)).toBe("/signin");
+    expect(useUserStore.getState().token).toBeNull();
+    expect(screen.queryByRole("alert")).not.toBeInTheDocument();
+  });
+
+  it("logs 'token is undefined' for a 200 answer that carries no token", async () => {
+    const log = vi.spyOn(console, "log").mockImplementation(() => {});
+    const original = routes["POST /signin"]!;
+    routes["POST /signin"] = () => ({ status: 200, body: {} });
+    try {
+      const { router } = renderConsole("/signin");
+
+      await submit(account.name, account.password);
+
+      await waitFor(() => expect(log).toHaveBeenCalledWith("token is undefined"));
+      expect(currentPath(router)).toBe("/signin");
+      expect(useUserStore.getState().token).toBeNull();
+    } finally {
+      routes["POST /signin"] = original;
+    }
+  });
+});

@@ -1,0 +1,46 @@
+import { useState, type FormEvent } from "react";
+import { Box, Button, Card, CardContent, Stack, TextField, Typography } from "@mui/material";
+import { useSignIn } from "./use-sign-in.ts";
+
+export function SignInPage() {
+  const signIn = useSignIn();
+  const [name, setName] = useState("");
+  const [password, setPassword] = useState("");
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    void signIn({ name, password });
+  }
+
+  return (
+    <Card sx={{ maxWidth: 400 }} data-testid="sign-in-card">
+      <CardContent>
+        <Typography variant="h5" component="h1" gutterBottom>
+          Sign In
+        </Typography>
+        <Box component="form" onSubmit={submit}>
+          <Stack spacing={2}>
+            <TextField
+              id="signin-name"
+              label="Name"
+              autoComplete="username"
+              value={name}
+              onChange={(event) => setName(event.target.value)}
+            />
+            <TextField
+              id="signin-password"
+              label="Password"
+              type="password"
+              autoComplete="current-password"
+              value={password}
+              onChange={(event) => setPassword(event.target.value)}
+            />
+            <Button type="submit" variant="contained">
+              Sign In
+            </Button>
+          </Stack>
+        </Box>
+      </CardContent>
+    </Card>
+  );
+}
