@@ -36,6 +36,8 @@ export async function resolveHandle(handle: Handle, options: { allowPrivate: boo
     });
     if (!result.ok) {
       reasons.push(`WebFinger for ${resource}: ${result.reason}`);
+      // The server answered over this scheme: the other one will not know better.
+      if (result.status !== undefined) break;
       continue;
     }
     const id = selfLink(result.document);

@@ -1,0 +1,87 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { lookupUri } from "../../src/federation/lookup.ts";
+import { addActor, startTestServer, waitForEvent, type TestServer } from "./servers.ts";
+
+let a: TestServer;
+let b: TestServer;
+let alice: Awaited<ReturnType<typeof addActor>>;
+let bob: Awaited<ReturnType<typeof addActor>>;
+let eve: Awaited<ReturnType<typeof addActor>>;
+
+beforeAll(async () => {
+  [a, b] = await Promise.all([startTestServer(), startTestServer()]);
+  [alice, bob, eve] = await Promise.all([addActor(a, { handle: "alice" }), addActor(b, { handle: "bob" }), addActor(b, { handle: "eve" })]);
+});
+afterAll(async () => {
+  await Promise.all([a?.close(), b?.close()]);
+});
+
+describe("lookup", () => {
+  it("fetches a protected object signed as the chosen actor; unsigned and unaddressed readers are refused", async () => {
+    await alice.run("publish_object", { data: { type: "Note", content: "for bob only", to: [bob.actorId] } });
+    const created = await waitForEvent(a.services, alice.accountId, "outgoing", (e) => e.data.raw.type === "Create");
+    const objectId: string = created.data.raw.object.id;
+    expect(objectId.startsWith(`${new URL(alice.actorId).origin}/objects/`)).toBe(true);
+
+    const found = await lookupUri(b.services, { actorId: bob.actorId, uri: objectId });
+    expect(found).toMatchObject({ raw: { id: objectId, type: "Note", content: "for bob only" }, parsed: { object: { id: objectId, type: "Note" } } });
+
+    const unsigned = await fetch(objectId, { headers: { Accept: "application/activity+json" } });
+    expect(unsigned.status).toBe(401);
+
+    const refused = await lookupUri(b.services, { actorId: eve.actorId, uri: objectId });
+    expect(refused).toEqual({ raw: null, error: expect.stringContaining("403") });
+  });
+
+  it("resolves acct:user@host and @user@host through WebFinger on a loopback server", async () => {
+    const host = new URL(alice.actorId).host;
+    for (const handle of [`acct:alice@${host}`, `@alice@${host}`]) {
+      const result = await lookupUri(b.services, { actorId: bob.actorId, uri: handle });
+      expect(result).toMatchObject({ raw: { id: alice.actorId }, parsed: { actor: { id: alice.actorId, inbox: `${alice.actorId}/inbox` } } });
+    }
+  });
+
+  it("answers objects this server hosts locally", async () => {
+    const result = await lookupUri(b.services, { actorId: bob.actorId, uri: eve.actorId });
+    expect(result).toMatchObject({ raw: { id: eve.actorId, type: "Person" } });
+  });
+
+  it("returns the reason when a fetch fails", async () => {
+    const missing = await lookupUri(b.services, { actorId: bob.actorId, uri: `${a.url}/objects/not-there` });
+    expect(missing).toEqual({ raw: null, error: expect.stringMatching(/answered 404 Not Found: .*no object/) });
+    const page = await lookupUri(b.services, { actorId: bob.actorId, uri: `${a.url}/some/page` });
+    expect(page).toEqual({ raw: null, error: expect.stringContaining("did not answer JSON (text/html") });
+    const unknownHandle = await lookupUri(b.services, { actorId: bob.actorId, uri: `acct:nobody@${new URL(alice.actorId).host}` });
+    expect(unknownHandle).toEqual({ raw: null, error: expect.stringMatching(/^WebFinger for acct:nobody@127\.0\.0\.1:\d+: http:\/\/127\.0\.0\.1:\d+\/\.well-known\/webfinger\?resource=\S+ (answered 404|did not answer JSON)/) });
+    expect((unknownHandle as { error: string }).error).not.toContain("https://");
+    const bad = await lookupUri(b.services, { actorId: bob.actorId, uri: "ftp://example.com/x" });
+    expect(bad).toEqual({ raw: null, error: expect.stringContaining("neither") });
+  });
+
+  it("honours the timeout", async () => {
+    const { createServer } = await import("node:http");
+    const slow = createServer(() => {}); // never answers
+    await new Promise<void>((resolve) => slow.listen(0, "127.0.0.1", resolve));
+    try {
+      const port = (slow.address() as { port: number }).port;
+      const started = Date.now();
+      const result = await lookupUri(b.services, { actorId: bob.actorId, uri: `http://127.0.0.1:${port}/x`, timeoutMs: 300 });
+      expect(Date.now() - started).toBeLessThan(2_000);
+      expect(result).toEqual({ raw: null, error: expect.stringContaining("did not answer within") });
+    } finally {
+      slow.closeAllConnections();
+      slow.close();
+    }
+  });
+
+  it("refuses loopback addresses without --allow-private-addresses", async () => {
+    const closed = await startTestServer({ allowPrivateAddresses: false });
+    try {
+      const carol = await addActor(closed);
+      const result = await lookupUri(closed.services, { actorId: carol.actorId, uri: alice.actorId });
+      expect(result).toEqual({ raw: null, error: expect.stringMatching(/private address.*--allow-private-addresses/) });
+    } finally {
+      await closed.close();
+    }
+  });
+});
