@@ -2,22 +2,28 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { setFeBaseUrl } from "../lib/fe-client.ts";
+import { getStreamStore, STREAM_TYPES } from "../lib/stream-store.ts";
 import { resetUserStore, useUserStore } from "../lib/user-store.ts";
 import { startFeServer, type FeServer } from "../test/fe-server.ts";
 import { currentPath, renderConsole } from "../test/render-console.tsx";
 import { signIn } from "../test/signed-in.ts";
-import { alice, bob, specRoutes } from "../test/spec-fe.ts";
+import { alice, bob, sampleInfo, specRoutes } from "../test/spec-fe.ts";
 import { Layout } from "./layout.tsx";
 import { SOURCE_CODE_URL } from "./navigation-drawer.tsx";
 
 let fe: FeServer;
+const state: Parameters<typeof specRoutes>[0] = { info: sampleInfo() };
 
 beforeAll(async () => {
-  fe = await startFeServer(specRoutes());
+  fe = await startFeServer(specRoutes(state));
   setFeBaseUrl(fe.url);
 });
 afterAll(() => fe.close());
-beforeEach(() => resetUserStore());
+beforeEach(() => {
+  resetUserStore();
+  state.streams = undefined;
+  for (const type of STREAM_TYPES) getStreamStore(type).getState().reset();
+});
 afterEach(() => vi.restoreAllMocks());
 
 function drawer(): HTMLElement {
@@ -69,6 +75,23 @@ describe("layout", () => {
       expect(entry).toHaveAttribute("href", `/stream/${type}`);
       expect(within(entry).getByText("0")).toHaveClass("MuiBadge-badge");
     }
+  });
+
+  it("shows on each stream entry a badge with the number of messages the stream holds", async () => {
+    const like = (n: number) => ({ data: { parsed: { activity: { type: "Like", id: `like-${n}` } } } });
+    state.streams = {
+      incoming: [like(1), like(2), like(3)],
+      outgoing: [],
+      error: [{ message: ["no such method"], routing_key: "nope", original_message_body: "{}" }],
+    };
+    signIn();
+    renderConsole("/signin");
+
+    const badge = (label: string) =>
+      within(drawer()).getByRole("link", { name: new RegExp(`^${label}\\b`) }).querySelector(".MuiBadge-badge");
+    await waitFor(() => expect(badge("Incoming")).toHaveTextContent(/^3$/));
+    await waitFor(() => expect(badge("Error")).toHaveTextContent(/^1$/));
+    expect(badge("Outgoing")).toHaveTextContent(/^0$/);
   });
 
   it("disables Lookup and Perform until a current actor is set", async () => {

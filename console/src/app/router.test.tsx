@@ -1,9 +1,19 @@
-import { beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { screen } from "@testing-library/react";
+import { setFeBaseUrl } from "../lib/fe-client.ts";
 import { resetUserStore } from "../lib/user-store.ts";
+import { startFeServer, type FeServer } from "../test/fe-server.ts";
 import { renderConsole } from "../test/render-console.tsx";
 import { signIn } from "../test/signed-in.ts";
+import { specRoutes } from "../test/spec-fe.ts";
 
+let fe: FeServer;
+
+beforeAll(async () => {
+  fe = await startFeServer(specRoutes());
+  setFeBaseUrl(fe.url);
+});
+afterAll(() => fe.close());
 beforeEach(() => resetUserStore());
 
 describe("route table", () => {

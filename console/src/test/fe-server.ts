@@ -12,7 +12,8 @@ export type FeCall = {
   body: unknown;
 };
 
-export type FeAnswer = { status: number; body?: unknown };
+/** A JSON answer, or (with `events`) an open text/event-stream that first sends those events. */
+export type FeAnswer = { status: number; body?: unknown; events?: unknown[] };
 export type FeHandler = (call: FeCall) => FeAnswer | Promise<FeAnswer>;
 /** Keyed by "METHOD /path" relative to /fe, e.g. "POST /signin". */
 export type FeRoutes = Record<string, FeHandler>;
@@ -41,6 +42,14 @@ export async function startFeServer(routes: FeRoutes): Promise<FeServer> {
     calls.push(call);
     const handler = routes[`${call.method} ${path}`];
     const answer = handler ? await handler(call) : { status: 404, body: { detail: "Not Found" } };
+    if (answer.events) {
+      // Held open like a real stream; close() ends it.
+      response.writeHead(answer.status, { "Content-Type": "text/event-stream" });
+      answer.events.forEach((event, index) => {
+        response.write(`id: ${index + 1}\ndata: ${JSON.stringify(event)}\n\n`);
+      });
+      return;
+    }
     if (answer.body === undefined) {
       response.writeHead(answer.status).end();
       return;
@@ -54,7 +63,11 @@ export async function startFeServer(routes: FeRoutes): Promise<FeServer> {
   return {
     url: `http://127.0.0.1:${port}/fe`,
     calls,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }
 

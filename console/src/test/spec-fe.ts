@@ -29,9 +29,22 @@ function isSignedIn(call: FeCall): boolean {
   return call.authorization === `Bearer ${account.token}`;
 }
 
-/** Spec-like routes; `info` is read on each call so a test can change it between calls. */
-export function specRoutes(state: { info: AccountInfo } = { info: sampleInfo() }): FeRoutes {
+/** What each stream sends on connecting (then it stays open, silent). */
+export type StreamBacklog = Record<"incoming" | "outgoing" | "error", unknown[]>;
+
+/**
+ * Spec-like routes; `info` and `streams` are read on each call so a test can change them between
+ * calls.
+ */
+export function specRoutes(
+  state: { info: AccountInfo; streams?: StreamBacklog } = { info: sampleInfo() },
+): FeRoutes {
+  const stream = (type: keyof StreamBacklog) => (call: FeCall) =>
+    isSignedIn(call) ? { status: 200, events: state.streams?.[type] ?? [] } : unauthorized;
   return {
+    "GET /account/stream/incoming": stream("incoming"),
+    "GET /account/stream/outgoing": stream("outgoing"),
+    "GET /account/stream/error": stream("error"),
     "POST /signin": ({ body }) => {
       const { name, password } = body as { name?: string; password?: string };
       if (name === account.name && password === account.password) {

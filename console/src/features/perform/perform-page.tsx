@@ -11,6 +11,7 @@ import {
   TextField,
   Typography,
 } from "@mui/material";
+import { JsonTree } from "../../components/json-tree/index.ts";
 import { useUserStore } from "../../lib/user-store.ts";
 import type { TriggerRequest } from "../../lib/wire-types.ts";
 import { usePerform } from "./use-perform.ts";
@@ -73,8 +74,8 @@ export function PerformPage() {
       <Typography variant="h6" component="h2">
         {draft.typing ? "... typing ..." : "Resulting output"}
       </Typography>
-      <Box component="pre" data-testid="perform-preview" sx={{ m: 0, p: 1, bgcolor: "action.hover" }}>
-        {JSON.stringify(payload, null, 2)}
+      <Box data-testid="perform-preview">
+        <JsonTree data={payload} />
       </Box>
     </Stack>
   );
