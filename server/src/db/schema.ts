@@ -1,4 +1,4 @@
-import type { Db, Dialect } from "./db.ts";
+import { UniqueViolation, type Db, type Dialect } from "./db.ts";
 
 // Migrations run in order at start; each runs once and is recorded in schema_migrations.
 // `serial` and `blob` differ between dialects; everything else is shared SQL. Times are
@@ -107,22 +107,32 @@ const migrations: Migration[] = [
 ];
 
 export async function migrate(db: Db): Promise<void> {
-  await db.run(
-    `CREATE TABLE IF NOT EXISTS schema_migrations (id INTEGER PRIMARY KEY, applied_at BIGINT NOT NULL)`,
-  );
+  await db
+    .run(`CREATE TABLE IF NOT EXISTS schema_migrations (id INTEGER PRIMARY KEY, applied_at BIGINT NOT NULL)`)
+    .catch((error: unknown) => {
+      // Two PostgreSQL processes starting at once race to create it; the loser finds it made.
+      if (!(error instanceof UniqueViolation)) throw error;
+    });
   const done = new Set(
     (await db.all<{ id: number }>(`SELECT id FROM schema_migrations`)).map((r) => Number(r.id)),
   );
   const types = serialType(db.dialect);
   for (const migration of migrations) {
     if (done.has(migration.id)) continue;
-    await db.transaction(async (tx) => {
-      for (const statement of migration.sql(types)) await tx.run(statement);
-      await tx.run(`INSERT INTO schema_migrations (id, applied_at) VALUES (?, ?)`, [
-        migration.id,
-        Date.now(),
-      ]);
-    });
+    await db
+      .transaction(async (tx) => {
+        if (await tx.get(`SELECT id FROM schema_migrations WHERE id = ?`, [migration.id])) return;
+        // The record goes first: a second process applying the same migration at once then
+        // waits on this row and fails (and so skips the migration) before it runs any DDL.
+        await tx.run(`INSERT INTO schema_migrations (id, applied_at) VALUES (?, ?)`, [
+          migration.id,
+          Date.now(),
+        ]);
+        for (const statement of migration.sql(types)) await tx.run(statement);
+      })
+      .catch((error: unknown) => {
+        if (!(error instanceof UniqueViolation)) throw error;
+      });
   }
 }
 
