@@ -1,6 +1,6 @@
 import type { Locator } from "playwright-core";
 import { expect, test } from "./harness/fixtures.ts";
-import { eventually, openActorMenu, readUserStorage, signIn } from "./harness/console-ui.ts";
+import { eventually, openActorMenu, readUserStorage, signIn, openFromDrawer } from "./harness/console-ui.ts";
 import { signInApi } from "./harness/fe-api.ts";
 
 // console.md §2 "Layout", signed in: the Open menu, its check mark, switching the current actor.
@@ -65,6 +65,6 @@ test("choosing another actor in the menu makes it current", async ({ page, accou
   menu = await openActorMenu(page);
   expect(await actorItem(menu, other.name).locator("svg").count()).toBe(1);
   await page.keyboard.press("Escape");
-  await page.goto("/perform");
+  await openFromDrawer(page, "Perform");
   await page.getByText(other.id).first().waitFor();
 });

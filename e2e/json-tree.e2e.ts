@@ -1,6 +1,6 @@
 import type { Page } from "playwright-core";
 import { expect, test } from "./harness/fixtures.ts";
-import { eventually, signIn } from "./harness/console-ui.ts";
+import { eventually, signIn, openFromDrawer } from "./harness/console-ui.ts";
 import { buildCreateNote, signInApi } from "./harness/fe-api.ts";
 import type { Account } from "./harness/fixtures.ts";
 import type { Corral } from "./harness/corral-server.ts";
@@ -17,19 +17,28 @@ async function lookUpNewActor(page: Page, corral: Corral, account: Account, hand
   return actor;
 }
 
-/** The keys of the tree's top level, in the order shown. */
-function topLevelKeys(page: Page): Promise<string[]> {
-  return page.locator("main").evaluate((main) => {
-    const rows = [...main.querySelectorAll<HTMLElement>(".json-tree .jt-row")];
-    return rows
-      .filter((row) => getComputedStyle(row).paddingLeft === "0px")
-      .map((row) => (row.innerText.match(/^[▸▾]?\s*([^:\s]+)\s*:?/) ?? [])[1] ?? "");
-  });
+/** The keys directly under `parent` (a top-level key of the tree), in the order shown. */
+function keysUnder(page: Page, parent: string): Promise<string[]> {
+  return page.locator("main .json-tree").first().evaluate((tree, parentKey) => {
+    const rows = [...tree.querySelectorAll<HTMLElement>(".jt-row")].map((row) => ({
+      indent: parseFloat(getComputedStyle(row).paddingLeft),
+      key: (row.innerText.match(/^[▸▾]?\s*([^:\s]+)/) ?? [])[1] ?? "",
+    }));
+    const start = rows.findIndex((row) => row.indent === 0 && row.key === parentKey);
+    const keys: string[] = [];
+    const childIndent = rows[start + 1]?.indent ?? 0;
+    for (const row of rows.slice(start + 1)) {
+      if (row.indent <= rows[start]!.indent) break;
+      if (row.indent === childIndent) keys.push(row.key);
+    }
+    return keys;
+  }, parent);
 }
 
 test("keys are sorted and no data type labels are shown", async ({ page, account, corral }) => {
   const actor = await lookUpNewActor(page, corral, account, "sorted");
-  const keys = await topLevelKeys(page);
+  // A lookup answers {raw, parsed}; raw is the actor document as served.
+  const keys = await keysUnder(page, "raw");
   expect(keys.length).toBeGreaterThan(5);
   expect(keys).toEqual(expect.arrayContaining(["@context", "id", "inbox", "publicKey", "type"]));
   expect(keys).toEqual([...keys].sort());
@@ -40,14 +49,15 @@ test("keys are sorted and no data type labels are shown", async ({ page, account
 
 test("@context and publicKey start collapsed and open on click", async ({ page, account, corral }) => {
   await lookUpNewActor(page, corral, account, "collapsed");
-  const publicKey = page.getByRole("button", { name: "Expand publicKey" });
+  const publicKey = page.getByRole("button", { name: "Expand publicKey" }).first();
   expect(await publicKey.getAttribute("aria-expanded")).toBe("false");
-  expect(await page.getByRole("button", { name: "Expand @context" }).getAttribute("aria-expanded")).toBe("false");
+  const context = page.getByRole("button", { name: "Expand @context" }).first();
+  expect(await context.getAttribute("aria-expanded")).toBe("false");
   expect(await page.getByText("publicKeyPem").count()).toBe(0);
   expect(await page.getByText("https://www.w3.org/ns/activitystreams").count()).toBe(0);
   await publicKey.click();
   await page.getByText("publicKeyPem").first().waitFor();
-  await page.getByRole("button", { name: "Collapse publicKey" }).click();
+  await page.getByRole("button", { name: "Collapse publicKey" }).first().click();
   await page.getByText("publicKeyPem").waitFor({ state: "hidden" });
 });
 
@@ -86,7 +96,7 @@ test("signature and proof start collapsed too (in a stream message carrying both
   const sender = (await api.createActor("signer")).id;
   const receiver = (await api.createActor("verifier")).id;
   await signIn(page, account);
-  await page.goto("/stream/outgoing");
+  await openFromDrawer(page, "Outgoing");
   const data = {
     ...buildCreateNote(sender, receiver),
     signature: { type: "RsaSignature2017", signatureValue: "signature-value-e2e" },
@@ -106,7 +116,7 @@ test("arrays longer than 100 items are grouped by hundreds", async ({ page, acco
   const sender = (await api.createActor("tagger")).id;
   const receiver = (await api.createActor("tagged")).id;
   await signIn(page, account);
-  await page.goto("/stream/outgoing");
+  await openFromDrawer(page, "Outgoing");
   const tags = Array.from({ length: 150 }, (_, index) => `tag-${index}`);
   await api.trigger("send_message", { actor: sender, data: { ...buildCreateNote(sender, receiver), tag: tags } });
   const firstGroup = page.getByRole("button", { name: /^Expand \[0\s*…\s*99\]$/ }).first();

@@ -5,7 +5,7 @@ import {
   eventually,
   listOptions,
   recordFeRequests,
-  signIn,
+  signIn, openFromDrawer
 } from "./harness/console-ui.ts";
 import { buildCreateNote, signInApi } from "./harness/fe-api.ts";
 
@@ -21,7 +21,7 @@ test("shows the current actor and lists the methods by routing key in 'Method to
   const api = await signInApi(corral.url, account.name, account.password);
   const actor = await api.createActor("performer");
   await signIn(page, account);
-  await page.goto("/perform");
+  await openFromDrawer(page, "Perform");
   await page.getByText(actor.id).first().waitFor();
   expect((await listOptions(page, "Method to perform")).sort()).toEqual([...METHODS].sort());
   await page.getByRole("textbox", { name: "data" }).waitFor();
@@ -36,7 +36,7 @@ test("previews the payload; invalid JSON shows '... typing ...' and keeps the la
   const api = await signInApi(corral.url, account.name, account.password);
   const actor = await api.createActor("typist");
   await signIn(page, account);
-  await page.goto("/perform");
+  await openFromDrawer(page, "Perform");
   const data = page.getByRole("textbox", { name: "data" });
   const preview = page.locator("main");
   await data.fill('{"summary": "first draft"}');
@@ -64,7 +64,7 @@ test("the Resulting output preview is a JSON tree (keys sorted, like every JSON 
   const api = await signInApi(corral.url, account.name, account.password);
   await api.createActor("sorter");
   await signIn(page, account);
-  await page.goto("/perform");
+  await openFromDrawer(page, "Perform");
   await page.getByRole("textbox", { name: "data" }).fill('{"zulu": 1, "alpha": 2}');
   await page.getByRole("heading", { name: "Resulting output" }).waitFor();
   const text = await page.locator("main").innerText();
@@ -83,7 +83,7 @@ test("Perform posts the actor plus the data fields to /actor/trigger/{method}; t
   const receiver = await api.createActor("receiver");
   const requests = recordFeRequests(page);
   await signIn(page, account);
-  await page.goto("/perform");
+  await openFromDrawer(page, "Perform");
   await eventually(() => badgeCount(page, "Outgoing")).toBe(0);
   const note = buildCreateNote(sender.id, receiver.id, "hello from Perform");
   await chooseOption(page, "Method to perform", "send_message");
@@ -102,7 +102,7 @@ test("a Perform the server cannot carry out appears on the Error stream", async 
   const api = await signInApi(corral.url, account.name, account.password);
   await api.createActor("clumsy");
   await signIn(page, account);
-  await page.goto("/perform");
+  await openFromDrawer(page, "Perform");
   await eventually(() => badgeCount(page, "Error")).toBe(0);
   await chooseOption(page, "Method to perform", "send_message");
   // send_message without its data field is an invalid payload: reported on the error stream.

@@ -9,7 +9,7 @@ import {
   signInControl,
   signInForm,
   topBar,
-  visibleText,
+  visibleText, openFromDrawer
 } from "./harness/console-ui.ts";
 import { signInApi } from "./harness/fe-api.ts";
 
@@ -89,7 +89,7 @@ test("Logout clears the token and the current actor and returns to /", async ({ 
   const api = await signInApi(corral.url, account.name, account.password);
   await api.createActor("leaving");
   await signIn(page, account);
-  await page.goto("/perform");
+  await openFromDrawer(page, "Perform");
   const menu = await openActorMenu(page);
   await menu.getByRole("separator").waitFor();
   await menu.getByRole("menuitem", { name: "Logout" }).click();

@@ -1,6 +1,6 @@
 import type { Page, Request, Route } from "playwright-core";
 import { expect, test } from "./harness/fixtures.ts";
-import { badgeCount, drawerEntry, eventually, recordFeRequests, signIn } from "./harness/console-ui.ts";
+import { badgeCount, drawerEntry, eventually, recordFeRequests, signIn, openFromDrawer } from "./harness/console-ui.ts";
 import { signInApi } from "./harness/fe-api.ts";
 
 // console.md §4 (reconnect after a failure: 5000 ms by default or the server's retry, Last-Event-ID
@@ -31,7 +31,7 @@ test("after the server restarts the streams reconnect and resume after the last 
   const actor = (await api.createActor("survivor")).id;
   const requests = recordFeRequests(page);
   await signIn(page, account);
-  await page.goto("/stream/error");
+  await openFromDrawer(page, "Error");
   await api.trigger("lost_method_1", { actor });
   await api.trigger("lost_method_2", { actor });
   await eventually(() => badgeCount(page, "Error")).toBe(2);
@@ -62,7 +62,7 @@ test("a data frame that is not JSON (cattle_grid's heartbeat) is ignored", async
     }),
   );
   await signIn(page, account);
-  await page.goto("/stream/error");
+  await openFromDrawer(page, "Error");
   await page.getByText('"heartbeat_test"').first().waitFor();
   expect(await badgeCount(page, "Error")).toBe(1);
   expect(await page.locator("main .json-tree").count()).toBe(1);
@@ -93,7 +93,7 @@ test("after a network failure the stream reconnects 5000 ms later", async ({ pag
     if (request.url().endsWith("/fe/account/stream/error")) times.push(Date.now());
   });
   await answerFirstStreamRequest(page, "error", (route) => route.abort("connectionreset"));
-  await signIn(page, account);
+  await signIn(page, account, { awaitStreams: false });
   await eventually(() => times.length, 10_000).toBe(2);
   const delay = times[1]! - times[0]!;
   expect(delay).toBeGreaterThanOrEqual(4_500);

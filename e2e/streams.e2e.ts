@@ -8,6 +8,8 @@ import {
   listOptions,
   recordFeRequests,
   signIn,
+  openFromDrawer,
+  streamsConnected,
 } from "./harness/console-ui.ts";
 import { buildActivity, signInApi, type FeApi } from "./harness/fe-api.ts";
 import type { Account } from "./harness/fixtures.ts";
@@ -77,7 +79,7 @@ test("the type filter offers Don't filter plus each activity type held, and filt
   corral,
 }) => {
   const setup = await signInWithTwoActors(page, corral, account);
-  await page.goto("/stream/outgoing");
+  await openFromDrawer(page, "Outgoing");
   await sendActivities(setup, ["Create", "Like", "Create"]);
   await eventually(() => messageTrees(page).count()).toBe(3);
   const options = await listOptions(page, "Select Type of Activity");
@@ -98,7 +100,7 @@ test("Reset empties only that stream, and a filter whose type disappeared return
   corral,
 }) => {
   const setup = await signInWithTwoActors(page, corral, account);
-  await page.goto("/stream/outgoing");
+  await openFromDrawer(page, "Outgoing");
   await sendActivities(setup, ["Like", "Announce"]);
   await causeErrors(setup, 1);
   await eventually(() => messageTrees(page).count()).toBe(2);
@@ -120,10 +122,12 @@ test("Reset empties only that stream, and a filter whose type disappeared return
 
 test("messages are kept across a reload, without being doubled", async ({ page, account, corral }) => {
   const setup = await signInWithTwoActors(page, corral, account);
-  await page.goto("/stream/error");
+  await openFromDrawer(page, "Error");
   await causeErrors(setup, 3);
   await eventually(() => messageTrees(page).count()).toBe(3);
+  const reconnected = streamsConnected(page);
   await page.reload();
+  await reconnected;
   await eventually(() => messageTrees(page).count()).toBe(3);
   await eventually(() => badgeCount(page, "Error")).toBe(3);
   // The reconnect resumes after the last id held: a new event is added once, nothing replayed.
@@ -152,7 +156,7 @@ test("the side panel with Reset and the filter is 240 px wide and stays in view 
   corral,
 }) => {
   const setup = await signInWithTwoActors(page, corral, account);
-  await page.goto("/stream/outgoing");
+  await openFromDrawer(page, "Outgoing");
   await sendActivities(setup, ["Create", "Create", "Create", "Create", "Create", "Create"]);
   await eventually(() => badgeCount(page, "Outgoing")).toBe(6);
   const reset = page.getByRole("button", { name: "Reset" });

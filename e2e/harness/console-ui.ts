@@ -11,12 +11,29 @@ export function eventually<T>(check: () => T | Promise<T>, timeout = WAIT_MS) {
   return expect.poll(check, { timeout, interval: 100 });
 }
 
-export async function signIn(page: Page, account: Account): Promise<void> {
+/**
+ * Resolves once all three account streams have answered. A console that has just loaded reads
+ * only what happens after it connects, so tests cause events only after this.
+ */
+export function streamsConnected(page: Page): Promise<unknown> {
+  return Promise.all(
+    ["incoming", "outgoing", "error"].map((type) =>
+      page.waitForResponse((response) => response.url().endsWith(`/fe/account/stream/${type}`), { timeout: 15_000 }),
+    ),
+  );
+}
+
+/** Signs in through the form and waits until the Info page shows the account and streams run. */
+export async function signIn(page: Page, account: Account, options = { awaitStreams: true }): Promise<void> {
   await page.goto("/signin");
+  const connected = options.awaitStreams ? streamsConnected(page) : null;
   await page.getByRole("textbox", { name: "Name" }).fill(account.name);
   await page.getByLabel("Password").fill(account.password);
   await signInForm(page).getByRole("button", { name: "Sign In" }).click();
   await page.waitForURL((url) => url.pathname === "/");
+  // The Info page has shown the account (and so stored its actors) once the name is in the tree.
+  await page.locator(".json-tree").getByText(`"${account.name}"`).first().waitFor();
+  await connected;
 }
 
 /** The sign-in card's form (the top bar has a "Sign In" button of its own when signed out). */
@@ -54,6 +71,13 @@ export function drawerEntry(page: Page, label: string): Locator {
   // "Incoming0" has no word boundary before the badge, hence the lookahead.
   const name = new RegExp(`^${label}(?![a-z])`);
   return drawer(page).getByRole("link", { name }).or(drawer(page).getByRole("button", { name }));
+}
+
+/** Goes to a screen the way a person does, through the drawer (the page and its streams stay). */
+export async function openFromDrawer(page: Page, label: string): Promise<void> {
+  await drawerEntry(page, label).click();
+  const path = { Info: "/", Lookup: "/lookup", Perform: "/perform" }[label] ?? `/stream/${label.toLowerCase()}`;
+  await page.waitForURL((url) => url.pathname === path);
 }
 
 /** The number on a stream entry's badge (an empty or hidden badge reads as 0). */

@@ -29,13 +29,12 @@ export const test = base
     onCleanup(() => corral.dispose());
     return corral;
   })
-  .extend("account", async ({ corral }): Promise<Account> => {
-    // Names follow cattle_grid's ^[a-zA-Z0-9_]{1,16}$; the pid keeps parallel runs apart.
-    const name = `op${process.pid % 10_000}_${++accountCounter}`;
-    const password = `pw-${name}-secret`;
-    await corral.account("new", name, password, "--admin");
-    return { name, password };
+  .extend("accounts", { scope: "file" }, async ({ corral }, { onCleanup }): Promise<AccountSupply> => {
+    const supply = createAccountSupply(corral);
+    onCleanup(() => supply.drain());
+    return supply;
   })
+  .extend("account", async ({ accounts }): Promise<Account> => accounts.take())
   .extend("page", async ({ browser, corral, task }, { onCleanup }): Promise<Page> => {
     const context = await browser.newContext({ baseURL: corral.url, viewport: { width: 1280, height: 900 } });
     context.setDefaultTimeout(10_000);
@@ -51,6 +50,34 @@ export const test = base
     });
     return page;
   });
+
+type AccountSupply = { take(): Promise<Account>; drain(): Promise<void> };
+
+/**
+ * Fresh --admin accounts made with the real CLI. Each `corral account new` costs a Node start and
+ * a scrypt hash, so the next account is made while the current test runs.
+ */
+function createAccountSupply(corral: Corral): AccountSupply {
+  const make = async (): Promise<Account> => {
+    // Names follow cattle_grid's ^[a-zA-Z0-9_]{1,16}$.
+    const name = `op${process.pid % 10_000}_${++accountCounter}`;
+    const password = `pw-${name}-secret`;
+    await corral.account("new", name, password, "--admin");
+    return { name, password };
+  };
+  let next: Promise<Account> | null = null;
+  return {
+    take() {
+      const taken = next ?? make();
+      next = make();
+      next.catch(() => {}); // reported when taken
+      return taken;
+    },
+    async drain() {
+      await next?.catch(() => {});
+    },
+  };
+}
 
 /** Every console message and page error of this page so far, as "[type] text" lines. */
 export function pageLog(page: Page): string[] {
