@@ -80,7 +80,9 @@ export function isRetryable(error: unknown): boolean {
 export function mapError(error: unknown): unknown {
   const e = error as PgError | null;
   if (e?.name === "PostgresError" && e.code === "23505") {
-    return new UniqueViolation(e.detail ? `${e.message}: ${e.detail}` : e.message, { cause: error });
+    return new UniqueViolation(e.detail ? `${e.message}: ${e.detail}` : e.message, {
+      cause: error,
+    });
   }
   return error;
 }
@@ -90,7 +92,10 @@ export function describeTarget(url: string): { where: string; database: string }
   try {
     const parsed = new URL(url);
     const host = parsed.hostname || parsed.searchParams.get("host") || "localhost";
-    const database = decodeURIComponent(parsed.pathname.slice(1)) || decodeURIComponent(parsed.username) || "postgres";
+    const database =
+      decodeURIComponent(parsed.pathname.slice(1)) ||
+      decodeURIComponent(parsed.username) ||
+      "postgres";
     return { where: `${host}:${parsed.port || "5432"}`, database };
   } catch {
     return { where: "(unparseable URL)", database: "" };
@@ -114,8 +119,10 @@ export function describeConnectError(url: string, error: unknown): Error {
   const { where, database } = describeTarget(url);
   const e = error as PgError;
   if (e?.name === "PostgresError") {
-    if (e.code === "3D000") return new Error(`cannot open PostgreSQL database "${database}" at ${where}: ${e.message}`);
-    if (e.code?.startsWith("28")) return new Error(`cannot sign in to PostgreSQL at ${where}: ${e.message}`);
+    if (e.code === "3D000")
+      return new Error(`cannot open PostgreSQL database "${database}" at ${where}: ${e.message}`);
+    if (e.code?.startsWith("28"))
+      return new Error(`cannot sign in to PostgreSQL at ${where}: ${e.message}`);
     return new Error(`cannot use PostgreSQL at ${where}: ${e.message}`);
   }
   const reason = (e?.code && networkReasons[e.code]) || e?.message || String(error);

@@ -5,7 +5,8 @@ import postgres from "postgres";
 // 127.0.0.1:5432 (trust auth, user postgres, database `test`) runs here and in CI; when it does
 // not answer, the test fails with one line saying so, never skips.
 
-export const TEST_POSTGRES_ADMIN_URL = process.env.CORRAL_TEST_POSTGRES ?? "postgres://postgres@127.0.0.1:5432/test";
+export const TEST_POSTGRES_ADMIN_URL =
+  process.env.CORRAL_TEST_POSTGRES ?? "postgres://postgres@127.0.0.1:5432/test";
 
 export interface TestDatabase {
   /** A `postgres://` URL of the fresh database. */
@@ -13,7 +14,9 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-export async function createTestDatabase(adminUrl = TEST_POSTGRES_ADMIN_URL): Promise<TestDatabase> {
+export async function createTestDatabase(
+  adminUrl = TEST_POSTGRES_ADMIN_URL,
+): Promise<TestDatabase> {
   const name = `corral_test_${randomBytes(6).toString("hex")}`;
   const admin = postgres(adminUrl, { max: 1, connect_timeout: 5, onnotice: () => {} });
   try {
@@ -22,6 +25,7 @@ export async function createTestDatabase(adminUrl = TEST_POSTGRES_ADMIN_URL): Pr
     await admin.end({ timeout: 0 });
     throw new Error(
       `PostgreSQL tests need a server at ${adminUrl} (set CORRAL_TEST_POSTGRES to another): ${(error as Error).message}`,
+      { cause: error },
     );
   }
   await admin.end();

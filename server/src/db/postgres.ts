@@ -1,6 +1,12 @@
 import postgres from "postgres";
 import type { Db } from "./db.ts";
-import { bindParams, describeConnectError, isRetryable, mapError, translatePlaceholders } from "./postgres-sql.ts";
+import {
+  bindParams,
+  describeConnectError,
+  isRetryable,
+  mapError,
+  translatePlaceholders,
+} from "./postgres-sql.ts";
 
 // PostgreSQL through postgres.js, on a pool. Lone statements run at PostgreSQL's default
 // isolation (READ COMMITTED; callers use ON CONFLICT and SKIP LOCKED where they race).
@@ -37,7 +43,12 @@ export function createSql(url: string, options: PostgresOptions = {}): Sql {
     connection: { application_name: "corral" },
     // COUNT(*), BIGINT columns and SUM/AVG come back as JS numbers, as they do from SQLite.
     types: {
-      bigint: { to: 20, from: [20, 1700], serialize: (x: unknown) => String(x), parse: (x: string) => Number(x) },
+      bigint: {
+        to: 20,
+        from: [20, 1700],
+        serialize: (x: unknown) => String(x),
+        parse: (x: string) => Number(x),
+      },
     },
   }) as unknown as Sql;
 }
@@ -56,7 +67,10 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
 export async function probe(sql: Sql, url: string, seconds: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(Object.assign(new Error("timeout"), { code: "CONNECT_TIMEOUT" })), seconds * 1000 + 500);
+    timer = setTimeout(
+      () => reject(Object.assign(new Error("timeout"), { code: "CONNECT_TIMEOUT" })),
+      seconds * 1000 + 500,
+    );
   });
   try {
     await Promise.race([sql.unsafe("SELECT 1"), deadline]);
@@ -107,7 +121,9 @@ function wrap(runner: Runner, inTransaction: boolean, end: () => Promise<void>):
       }
       for (let attempt = 1; ; attempt++) {
         try {
-          return (await (runner as Sql).begin("isolation level serializable", (tx) => fn(wrap(tx, true, end)))) as T;
+          return (await (runner as Sql).begin("isolation level serializable", (tx) =>
+            fn(wrap(tx, true, end)),
+          )) as T;
         } catch (error) {
           if (!isRetryable(error) || attempt >= MAX_ATTEMPTS) throw mapError(error);
           await pause(attempt);

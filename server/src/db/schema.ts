@@ -108,7 +108,9 @@ const migrations: Migration[] = [
 
 export async function migrate(db: Db): Promise<void> {
   await db
-    .run(`CREATE TABLE IF NOT EXISTS schema_migrations (id INTEGER PRIMARY KEY, applied_at BIGINT NOT NULL)`)
+    .run(
+      `CREATE TABLE IF NOT EXISTS schema_migrations (id INTEGER PRIMARY KEY, applied_at BIGINT NOT NULL)`,
+    )
     .catch((error: unknown) => {
       // Two PostgreSQL processes starting at once race to create it; the loser finds it made.
       if (!(error instanceof UniqueViolation)) throw error;

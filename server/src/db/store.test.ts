@@ -90,28 +90,50 @@ describe.each([sqlite, postgresDialect])("$name store", (dialect) => {
 
   it("returns counts, sums and BIGINT columns as numbers", async () => {
     const db = await openFresh();
-    await db.run("INSERT INTO accounts (name, password_hash, created_at) VALUES (?, ?, ?)", ["d", "x", 1_700_000_000_000]);
-    const row = await db.get("SELECT COUNT(*) AS n, SUM(created_at) AS total, MAX(id) AS id FROM accounts");
+    await db.run("INSERT INTO accounts (name, password_hash, created_at) VALUES (?, ?, ?)", [
+      "d",
+      "x",
+      1_700_000_000_000,
+    ]);
+    const row = await db.get(
+      "SELECT COUNT(*) AS n, SUM(created_at) AS total, MAX(id) AS id FROM accounts",
+    );
     expect(row).toEqual({ n: 1, total: 1_700_000_000_000, id: 1 });
-    expect(await db.get("SELECT created_at FROM accounts")).toEqual({ created_at: 1_700_000_000_000 });
+    expect(await db.get("SELECT created_at FROM accounts")).toEqual({
+      created_at: 1_700_000_000_000,
+    });
   });
 
   it("binds true/false as 1/0 and undefined as NULL", async () => {
     const db = await openFresh();
-    await db.run("INSERT INTO accounts (name, password_hash, admin, created_at) VALUES (?, ?, ?, ?)", ["e", "x", true, 1]);
-    await db.run("INSERT INTO accounts (name, password_hash, admin, created_at) VALUES (?, ?, ?, ?)", ["f", "x", false, 2]);
-    await db.run("INSERT INTO objects (id, actor_id, data, created_at, deleted_at) VALUES (?, ?, ?, ?, ?)", ["o", "a", "{}", 1, undefined]);
+    await db.run(
+      "INSERT INTO accounts (name, password_hash, admin, created_at) VALUES (?, ?, ?, ?)",
+      ["e", "x", true, 1],
+    );
+    await db.run(
+      "INSERT INTO accounts (name, password_hash, admin, created_at) VALUES (?, ?, ?, ?)",
+      ["f", "x", false, 2],
+    );
+    await db.run(
+      "INSERT INTO objects (id, actor_id, data, created_at, deleted_at) VALUES (?, ?, ?, ?, ?)",
+      ["o", "a", "{}", 1, undefined],
+    );
     expect(await db.all("SELECT name, admin FROM accounts ORDER BY name")).toEqual([
       { name: "e", admin: 1 },
       { name: "f", admin: 0 },
     ]);
-    expect(await db.get("SELECT deleted_at FROM objects WHERE id = ?", ["o"])).toEqual({ deleted_at: null });
+    expect(await db.get("SELECT deleted_at FROM objects WHERE id = ?", ["o"])).toEqual({
+      deleted_at: null,
+    });
   });
 
   it("leaves a ? inside a string literal alone", async () => {
     const db = await openFresh();
     await insertAccount(db, "g");
-    const rows = await db.all("SELECT name, 'what?' AS q FROM accounts WHERE name = ? AND password_hash <> '?'", ["g"]);
+    const rows = await db.all(
+      "SELECT name, 'what?' AS q FROM accounts WHERE name = ? AND password_hash <> '?'",
+      ["g"],
+    );
     expect(rows).toEqual([{ name: "g", q: "what?" }]);
   });
 
@@ -129,12 +151,16 @@ describe.each([sqlite, postgresDialect])("$name store", (dialect) => {
     await Promise.all(
       Array.from({ length: 12 }, () =>
         db.transaction(async (tx) => {
-          const row = await tx.get<{ admin: number }>("SELECT admin FROM accounts WHERE name = ?", ["counter"]);
+          const row = await tx.get<{ admin: number }>("SELECT admin FROM accounts WHERE name = ?", [
+            "counter",
+          ]);
           await tx.run("UPDATE accounts SET admin = ? WHERE name = ?", [row!.admin + 1, "counter"]);
         }),
       ),
     );
-    expect(await db.get("SELECT admin FROM accounts WHERE name = ?", ["counter"])).toEqual({ admin: 12 });
+    expect(await db.get("SELECT admin FROM accounts WHERE name = ?", ["counter"])).toEqual({
+      admin: 12,
+    });
   });
 });
 
@@ -153,7 +179,9 @@ describe("openDatabase", () => {
 
   it("runs the migrations once when two processes start on one PostgreSQL database at once", async () => {
     const opened = await Promise.all([openDatabase(database.url), openDatabase(database.url)]);
-    const ids = await opened[0].db.all<{ id: number }>("SELECT id FROM schema_migrations ORDER BY id");
+    const ids = await opened[0].db.all<{ id: number }>(
+      "SELECT id FROM schema_migrations ORDER BY id",
+    );
     expect(ids.map((r) => r.id)).toEqual(ids.map((_, i) => i + 1));
     expect(ids.length).toBeGreaterThan(1);
     await Promise.all(opened.map((o) => o.db.close()));
