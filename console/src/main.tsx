@@ -1,15 +1,15 @@
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
-import { RouterProvider } from "react-router";
+import { BrowserRouter } from "react-router";
 import { Providers } from "./app/providers.tsx";
-import { createConsoleRouter } from "./app/router.tsx";
-
-const router = createConsoleRouter();
+import { ConsoleRoutes } from "./app/router.tsx";
 
 createRoot(document.getElementById("root")!).render(
   <StrictMode>
     <Providers>
-      <RouterProvider router={router} />
+      <BrowserRouter>
+        <ConsoleRoutes />
+      </BrowserRouter>
     </Providers>
   </StrictMode>,
 );

@@ -5,7 +5,7 @@ import { setFeBaseUrl } from "../lib/fe-client.ts";
 import { getStreamStore, STREAM_TYPES } from "../lib/stream-store.ts";
 import { resetUserStore, useUserStore } from "../lib/user-store.ts";
 import { startFeServer, type FeServer } from "../test/fe-server.ts";
-import { currentPath, renderConsole } from "../test/render-console.tsx";
+import { renderConsole } from "../test/render-console.tsx";
 import { signIn } from "../test/signed-in.ts";
 import { alice, bob, sampleInfo, specRoutes } from "../test/spec-fe.ts";
 import { Layout } from "./layout.tsx";
@@ -41,23 +41,23 @@ describe("layout", () => {
   });
 
   it("shows the console host in a top-bar title that links to /", async () => {
-    const { router } = renderConsole("/signin");
+    const { currentPath } = renderConsole("/signin");
     const user = userEvent.setup();
 
     await user.click(screen.getByRole("link", { name: window.location.host }));
 
-    expect(currentPath(router)).toBe("/");
+    expect(currentPath()).toBe("/");
   });
 
   it("signed out: offers Sign In going to /signin and shows only title and link in the drawer", async () => {
-    const { router } = renderConsole("/");
+    const { currentPath } = renderConsole("/");
     const user = userEvent.setup();
 
     expect(within(drawer()).getAllByRole("link")).toHaveLength(1);
     expect(screen.queryByRole("button", { name: "Open" })).not.toBeInTheDocument();
     await user.click(screen.getByRole("link", { name: "Sign In" }));
 
-    expect(currentPath(router)).toBe("/signin");
+    expect(currentPath()).toBe("/signin");
   });
 
   it("signed in: the drawer offers Info, Lookup, Perform, Incoming, Outgoing and Error", () => {
@@ -97,13 +97,13 @@ describe("layout", () => {
   it("disables Lookup and Perform until a current actor is set", async () => {
     signIn(undefined, undefined);
     useUserStore.setState({ currentActor: null });
-    const { router } = renderConsole("/signin");
+    const { currentPath } = renderConsole("/signin");
 
     const lookup = within(drawer()).getByRole("link", { name: "Lookup" });
     expect(lookup).toHaveAttribute("aria-disabled", "true");
     expect(within(drawer()).getByRole("link", { name: "Perform" })).toHaveAttribute("aria-disabled", "true");
     lookup.click();
-    expect(currentPath(router)).toBe("/signin");
+    expect(currentPath()).toBe("/signin");
 
     useUserStore.setState({ currentActor: alice.id });
     await waitFor(() => expect(lookup).not.toHaveAttribute("aria-disabled"));
@@ -128,14 +128,14 @@ describe("layout", () => {
 
   it("logs out from the Open menu: token and current actor cleared, back at /", async () => {
     signIn();
-    const { router } = renderConsole("/perform");
+    const { currentPath } = renderConsole("/perform");
     const user = userEvent.setup();
 
     await user.click(screen.getByRole("button", { name: "Open" }));
     await user.click(screen.getByRole("menuitem", { name: "Logout" }));
 
     expect(useUserStore.getState()).toMatchObject({ token: null, currentActor: null });
-    expect(currentPath(router)).toBe("/");
+    expect(currentPath()).toBe("/");
     expect(await screen.findByText("Please login")).toBeInTheDocument();
     expect(screen.getByRole("link", { name: "Sign In" })).toBeInTheDocument();
   });
@@ -149,6 +149,16 @@ describe("layout", () => {
 
     expect(screen.getByText("Something went wrong")).toBeInTheDocument();
     expect(within(drawer()).getByText("Corral")).toBeInTheDocument();
+  });
+
+  it("shows 'Something went wrong' when the layout itself fails to render", () => {
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    function BrokenLayout(): never {
+      throw new Error("boom");
+    }
+    renderConsole("/", [{ element: <BrokenLayout />, children: [{ path: "/", element: <p /> }] }]);
+
+    expect(screen.getByText("Something went wrong")).toBeInTheDocument();
   });
 });
 

@@ -1,8 +1,9 @@
-import { beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { alice, bob, sampleInfo } from "../test/spec-fe.ts";
 import { resetUserStore, USER_STORAGE_KEY, useUserStore } from "./user-store.ts";
 
 beforeEach(() => resetUserStore());
+afterEach(() => vi.restoreAllMocks());
 
 function stored(): unknown {
   return JSON.parse(localStorage.getItem(USER_STORAGE_KEY) ?? "null");
@@ -76,5 +77,21 @@ describe("user store", () => {
     await useUserStore.persist.rehydrate();
 
     expect(useUserStore.getState()).toMatchObject({ token: "x", currentActor: alice.id });
+  });
+
+  it("starts signed out, with one warning, when the stored state does not have the expected shape", async () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    localStorage.setItem(
+      USER_STORAGE_KEY,
+      JSON.stringify({
+        state: { token: "x", actors: { not: "a list" }, methodInformations: [], currentActor: null },
+        version: 0,
+      }),
+    );
+
+    await useUserStore.persist.rehydrate();
+
+    expect(useUserStore.getState()).toMatchObject({ token: null, actors: [], currentActor: null });
+    expect(warn).toHaveBeenCalledExactlyOnceWith("user-storage was not understood; starting signed out");
   });
 });

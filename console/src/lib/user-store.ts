@@ -1,5 +1,6 @@
 import { create } from "zustand";
 import { createJSONStorage, persist } from "zustand/middleware";
+import { readPersistedUser } from "./persisted-user.ts";
 import type { Actor, MethodInformation } from "./wire-types.ts";
 
 export type UserState = {
@@ -50,6 +51,15 @@ export const useUserStore = create<UserState & UserActions>()(
         methodInformations,
         currentActor,
       }),
+      merge: (persisted, current) => {
+        if (persisted === undefined) return current;
+        const restored = readPersistedUser(persisted);
+        if (restored === null) {
+          console.warn(`${USER_STORAGE_KEY} was not understood; starting signed out`);
+          return current;
+        }
+        return { ...current, ...restored };
+      },
     },
   ),
 );

@@ -1,22 +1,25 @@
-// Renders the whole console (layout, routes, providers) in memory at a path, as main.tsx does in
-// the browser, and returns the router so tests can read where the console went.
+// Renders the whole console (providers with the error funnel, layout, routes) in memory at a path, as
+// main.tsx does in the browser, and tells tests where the console went.
 import { render } from "@testing-library/react";
-import { createMemoryRouter, RouterProvider, type RouteObject } from "react-router";
+import { MemoryRouter, useLocation, type RouteObject } from "react-router";
 import { Providers } from "../app/providers.tsx";
-import { routes } from "../app/router.tsx";
+import { ConsoleRoutes, routes } from "../app/router.tsx";
 
-export function renderConsole(path: string, routeTable: RouteObject[] = routes) {
-  const router = createMemoryRouter(routeTable, { initialEntries: [path] });
+export function renderConsole(path: string, table: RouteObject[] = routes) {
+  const seen = { path };
+  function RecordLocation() {
+    const location = useLocation();
+    seen.path = location.pathname + location.search;
+    return null;
+  }
   const view = render(
     <Providers>
-      <RouterProvider router={router} />
+      <MemoryRouter initialEntries={[path]}>
+        <ConsoleRoutes table={table} />
+        <RecordLocation />
+      </MemoryRouter>
     </Providers>,
   );
-  return { router, ...view };
-}
-
-/** Where the router is now, e.g. "/lookup?uri=…". */
-export function currentPath(router: ReturnType<typeof createMemoryRouter>): string {
-  const { pathname, search } = router.state.location;
-  return pathname + search;
+  /** Where the console is now, e.g. "/lookup?uri=…". */
+  return { ...view, currentPath: () => seen.path };
 }

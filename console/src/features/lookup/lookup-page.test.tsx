@@ -4,7 +4,7 @@ import userEvent from "@testing-library/user-event";
 import { setFeBaseUrl } from "../../lib/fe-client.ts";
 import { resetUserStore, useUserStore } from "../../lib/user-store.ts";
 import { startFeServer, type FeServer } from "../../test/fe-server.ts";
-import { currentPath, renderConsole } from "../../test/render-console.tsx";
+import { renderConsole } from "../../test/render-console.tsx";
 import { signIn } from "../../test/signed-in.ts";
 import { account, alice, bob, specRoutes } from "../../test/spec-fe.ts";
 
@@ -52,14 +52,14 @@ describe("lookup page", () => {
 
   it("looks the URI up as the current actor when the field loses focus and puts it in ?uri", async () => {
     signIn(undefined, bob.id);
-    const { router } = renderConsole("/lookup");
+    const { currentPath } = renderConsole("/lookup");
 
     await typeAndLeave(note);
 
     await waitFor(() => expect(lookups()).toHaveLength(1));
     expect(lookups()[0]!.body).toEqual({ uri: note, actorId: bob.id });
     expect(lookups()[0]!.authorization).toBe(`Bearer ${account.token}`);
-    expect(currentPath(router)).toBe(`/lookup?uri=${encodeURIComponent(note)}`);
+    expect(currentPath()).toBe(`/lookup?uri=${encodeURIComponent(note)}`);
     expect(await screen.findByText(author)).toBeInTheDocument();
   });
 
@@ -94,7 +94,7 @@ describe("lookup page", () => {
 
   it("looks up a URL clicked in the result tree", async () => {
     signIn();
-    const { router } = renderConsole(`/lookup?uri=${encodeURIComponent(note)}`);
+    const { currentPath } = renderConsole(`/lookup?uri=${encodeURIComponent(note)}`);
     const user = userEvent.setup();
 
     await user.click(await screen.findByRole("link", { name: author }));
@@ -104,7 +104,7 @@ describe("lookup page", () => {
       actorId: alice.id,
     }));
     expect(screen.getByRole("textbox", { name: "URI" })).toHaveValue(author);
-    expect(currentPath(router)).toBe(`/lookup?uri=${encodeURIComponent(author)}`);
+    expect(currentPath()).toBe(`/lookup?uri=${encodeURIComponent(author)}`);
   });
 
   it("says why when the server could not fetch the object", async () => {

@@ -4,7 +4,7 @@ import userEvent from "@testing-library/user-event";
 import { setFeBaseUrl } from "../../lib/fe-client.ts";
 import { resetUserStore, useUserStore } from "../../lib/user-store.ts";
 import { startFeServer, type FeServer } from "../../test/fe-server.ts";
-import { currentPath, renderConsole } from "../../test/render-console.tsx";
+import { renderConsole } from "../../test/render-console.tsx";
 import { account, specRoutes } from "../../test/spec-fe.ts";
 
 let fe: FeServer;
@@ -41,11 +41,11 @@ describe("sign-in page", () => {
 
   it("sends name and password without authentication, keeps the token and goes to /", async () => {
     useUserStore.setState({ token: "stale-token" });
-    const { router } = renderConsole("/signin");
+    const { currentPath } = renderConsole("/signin");
 
     await submit(account.name, account.password);
 
-    await waitFor(() => expect(currentPath(router)).toBe("/"));
+    await waitFor(() => expect(currentPath()).toBe("/"));
     expect(useUserStore.getState().token).toBe(account.token);
     const signin = fe.calls.find((call) => call.path === "/signin")!;
     expect(signin.body).toEqual({ name: account.name, password: account.password });
@@ -54,13 +54,13 @@ describe("sign-in page", () => {
 
   it("logs 'token is undefined' and stays on the page when a wrong password gets an error body", async () => {
     const log = vi.spyOn(console, "log").mockImplementation(() => {});
-    const { router } = renderConsole("/signin");
+    const { currentPath } = renderConsole("/signin");
 
     await submit(account.name, "wrong");
 
     await waitFor(() => expect(log).toHaveBeenCalledWith("token is undefined"));
     expect(log).toHaveBeenCalledTimes(1);
-    expect(currentPath(router)).toBe("/signin");
+    expect(currentPath()).toBe("/signin");
     expect(useUserStore.getState().token).toBeNull();
     expect(screen.queryByRole("alert")).not.toBeInTheDocument();
   });
@@ -70,12 +70,12 @@ describe("sign-in page", () => {
     const original = routes["POST /signin"]!;
     routes["POST /signin"] = () => ({ status: 200, body: {} });
     try {
-      const { router } = renderConsole("/signin");
+      const { currentPath } = renderConsole("/signin");
 
       await submit(account.name, account.password);
 
       await waitFor(() => expect(log).toHaveBeenCalledWith("token is undefined"));
-      expect(currentPath(router)).toBe("/signin");
+      expect(currentPath()).toBe("/signin");
       expect(useUserStore.getState().token).toBeNull();
     } finally {
       routes["POST /signin"] = original;
