@@ -149,3 +149,64 @@ function describeParseError(error: unknown): string {
   // node:util's messages run long and suggest `--`; keep the first sentence.
   return message.split(/\. |\n/)[0]!.replace(/^Unknown option/, "unknown option");
 }
+
+export type Command =
+  | { command: "serve"; config: Config }
+  | { command: "help" }
+  | { command: "account new"; database: string; name: string; password: string; admin: boolean; permissions: string[] }
+  | { command: "account list"; database: string }
+  | { command: "account delete" | "account revoke-tokens"; database: string; name: string }
+  | { command: "account password"; database: string; name: string; password: string };
+
+export const usage = `usage: corral serve [--port N] [--host H] [--base-url URL]... [--database URL] [--allow-private-addresses] [--upstream URL]
+       corral account new NAME PASSWORD [--admin] [--permission P]... [--database URL]
+       corral account list | delete NAME | password NAME NEWPASSWORD | revoke-tokens NAME [--database URL]`;
+
+const accountArity: Record<string, string[]> = {
+  new: ["NAME", "PASSWORD"],
+  list: [],
+  delete: ["NAME"],
+  password: ["NAME", "NEWPASSWORD"],
+  "revoke-tokens": ["NAME"],
+};
+
+/** Reads the whole command line: which command, and its validated options. Throws ConfigError. */
+export function parseCommandLine(argv: string[], env: Record<string, string | undefined>): Command {
+  const [command, ...rest] = argv;
+  if (command === undefined || command === "help" || command === "--help" || command === "-h") return { command: "help" };
+  if (command === "serve") return { command: "serve", config: loadConfig(rest, env) };
+  if (command !== "account") throw new ConfigError(`unknown command "${command}"; try: corral help`);
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: rest,
+      options: { database: { type: "string" }, admin: { type: "boolean" }, permission: { type: "string", multiple: true } },
+      strict: true,
+      allowPositionals: true,
+    });
+  } catch (error) {
+    throw new ConfigError(describeParseError(error));
+  }
+  const [action, ...args] = parsed.positionals;
+  const expected = action === undefined ? undefined : accountArity[action];
+  if (!expected) throw new ConfigError(`account needs one of: ${Object.keys(accountArity).join(", ")}`);
+  if (args.length !== expected.length) {
+    throw new ConfigError(`usage: corral account ${action}${expected.map((a) => ` ${a}`).join("")}`);
+  }
+  if (action !== "new" && (parsed.values.admin || parsed.values.permission)) {
+    throw new ConfigError(`--admin and --permission belong to "account new"`);
+  }
+  const database = parsed.values.database ?? env.CORRAL_DATABASE ?? "sqlite:./data/corral.sqlite";
+  if (!/^(sqlite:|postgres(ql)?:\/\/)/.test(database)) throw new ConfigError(`--database: must be sqlite:PATH or postgres://…`);
+  const [name = "", second = ""] = args;
+  switch (action) {
+    case "new":
+      return { command: "account new", database, name, password: second, admin: parsed.values.admin ?? false, permissions: parsed.values.permission ?? [] };
+    case "list":
+      return { command: "account list", database };
+    case "password":
+      return { command: "account password", database, name, password: second };
+    default:
+      return { command: action === "delete" ? "account delete" : "account revoke-tokens", database, name };
+  }
+}

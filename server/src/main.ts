@@ -1,12 +1,13 @@
 // Process entry: configuration → database → HTTP server → delivery worker. startServer is also
 // what tests use to run real servers in-process (port 0 picks a free port).
 
+import { randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { getRequestListener } from "@hono/node-server";
 import { SqliteKvStore } from "@fedify/sqlite";
 import type { KvStore } from "@fedify/fedify";
-import { createSignInThrottle, type SignInThrottle } from "./accounts/index.ts";
+import { countAccounts, createAccount, createSignInThrottle, type SignInThrottle } from "./accounts/index.ts";
 import { createApp, createProxyApp } from "./app.ts";
 import { parseConfig, type Config } from "./config.ts";
 import { openDatabase, type OpenDatabase } from "./db/open.ts";
@@ -26,7 +27,9 @@ export type ServerInput = Partial<Config> & { database: string; throttle?: SignI
 export async function startServer(input: ServerInput): Promise<RunningServer> {
   const { throttle, ...rest } = input;
   const config = parseConfig(rest);
-  const opened = await openDatabase(config.database);
+  const opened = await openDatabase(config.database).catch((error: Error) => {
+    throw new Error(`cannot open database ${config.database}: ${error.message}`);
+  });
   let server: Server | undefined;
   let worker: { stop(): Promise<void> } | undefined;
   try {
@@ -125,4 +128,36 @@ function closeServer(server: Server): Promise<void> {
 function displayHost(host: string): string {
   if (host === "0.0.0.0" || host === "::" || host === "") return "localhost";
   return host.includes(":") ? `[${host}]` : host;
+}
+
+/**
+ * `corral serve`: runs until SIGINT/SIGTERM. On a database without any account, creates the
+ * admin account `operator` with a random password and prints it once.
+ */
+export async function serve(config: Config): Promise<void> {
+  let running: { url: string; close(): Promise<void> };
+  if (config.upstream) {
+    running = await startProxyServer({ ...config, upstream: config.upstream });
+  } else {
+    const server = await startServer(config);
+    await ensureOperator(server.services);
+    running = server;
+  }
+  console.log(`Corral is serving on ${running.url}`);
+  if (config.upstream) console.log(`Proxy mode: /fe is forwarded to ${config.upstream}`);
+  const stop = async () => {
+    await running.close();
+    process.exit(0);
+  };
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+}
+
+async function ensureOperator(services: Services) {
+  if ((await countAccounts(services.db)) > 0) return;
+  const password = randomBytes(12).toString("base64url");
+  const created = await createAccount(services.db, { name: "operator", password, admin: true });
+  if (!created.ok) return; // another process made the first account meanwhile
+  console.log(`Created the admin account "operator" with password: ${password}`);
+  console.log("This password is shown only once; change it with: npm run corral -- account password operator NEW");
 }
