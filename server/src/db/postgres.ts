@@ -95,7 +95,7 @@ function wrap(runner: Runner, inTransaction: boolean, end: () => Promise<void>):
     // Inside a transaction the whole transaction is retried instead (see transaction()).
     for (let attempt = 1; ; attempt++) {
       try {
-        return await runner.unsafe(statement, values);
+        return await runner.unsafe(statement, values, { prepare: true });
       } catch (error) {
         if (inTransaction || !isRetryable(error) || attempt >= MAX_ATTEMPTS) throw mapError(error);
         await pause(attempt);
