@@ -81,7 +81,15 @@ function NavEntry({ to, label, disabled = false, trailing }: NavEntryProps) {
   // A disabled link must not navigate even when clicked by script or assistive technology.
   const block = (event: MouseEvent) => disabled && event.preventDefault();
   return (
-    <ListItemButton component={NavLink} to={to} end disabled={disabled} onClick={block}>
+    <ListItemButton
+      component={NavLink}
+      to={to}
+      end
+      disabled={disabled}
+      onClick={block}
+      // NavLink marks the entry of the screen shown with the class "active".
+      sx={{ "&.active": { bgcolor: "action.selected" } }}
+    >
       <ListItemText primary={label} />
       {trailing}
     </ListItemButton>
