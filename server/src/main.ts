@@ -6,11 +6,12 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { getRequestListener } from "@hono/node-server";
 import { SqliteKvStore } from "@fedify/sqlite";
-import type { KvStore } from "@fedify/fedify";
 import { countAccounts, createAccount, createSignInThrottle, type SignInThrottle } from "./accounts/index.ts";
 import { createApp, createProxyApp } from "./app.ts";
 import { parseConfig, type Config } from "./config.ts";
 import { openDatabase, type OpenDatabase } from "./db/open.ts";
+import { createPostgresBus } from "./db/postgres-bus.ts";
+import { PostgresKvStore } from "./db/postgres-kv.ts";
 import { createEventLog, createMemoryBus, type EventBus } from "./events/index.ts";
 import { startDeliveryWorker } from "./federation/delivery.ts";
 import { createCorralFederation } from "./federation/index.ts";
@@ -72,25 +73,13 @@ export async function startProxyServer(input: Partial<Config> & { upstream: stri
 }
 
 async function buildServices(config: Config, opened: OpenDatabase): Promise<Services> {
-  const kv = opened.sqlite ? new SqliteKvStore(opened.sqlite) : await openPostgresKv(config.database);
-  const bus = opened.sqlite ? createMemoryBus() : await openPostgresBus(config.database);
+  // SQLite: Fedify's own KV store on the same file, and an in-process bus (one process owns the
+  // file). PostgreSQL: the KV store on the shared pool, and LISTEN/NOTIFY across processes.
+  const kv = opened.sqlite ? new SqliteKvStore(opened.sqlite) : new PostgresKvStore(opened.db);
+  const bus = opened.sqlite ? createMemoryBus() : await createPostgresBus(config.database);
   const federation = createCorralFederation({ kv, allowPrivateAddress: config.allowPrivateAddresses });
   const events = createEventLog(opened.db, bus, { cap: config.streamCap });
   return { config, db: opened.db, events, federation, bus };
-}
-
-// PostgreSQL's KV store and bus are the postgres helper's modules, loaded only when used.
-async function openPostgresKv(url: string): Promise<KvStore> {
-  const path = "./db/postgres-kv.ts"; // a variable: the module may not exist in every checkout
-  const module = (await import(path)) as { PostgresKvStore: new (url: string) => KvStore };
-  return new module.PostgresKvStore(url);
-}
-
-async function openPostgresBus(url: string): Promise<EventBus> {
-  const path = "./db/postgres-bus.ts";
-  const module = (await import(path)) as Record<string, unknown>;
-  const create = Object.values(module).find((v) => typeof v === "function") as (url: string) => EventBus | Promise<EventBus>;
-  return await create(url);
 }
 
 async function closeBus(bus: EventBus) {
