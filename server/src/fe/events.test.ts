@@ -1,0 +1,122 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { freshDatabaseUrl } from "../../test/fresh.ts";
+import { addAccount, fe, signIn, startTestServer, type TestServer } from "../../test/server.ts";
+import { openSse, type SseConnection } from "../../test/sse.ts";
+
+const servers: TestServer[] = [];
+const connections: SseConnection[] = [];
+afterEach(async () => {
+  connections.splice(0).forEach((c) => c.close());
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+});
+
+async function start(input: Parameters<typeof startTestServer>[0] = {}) {
+  const server = await startTestServer(input);
+  servers.push(server);
+  return server;
+}
+
+async function connect(server: TestServer, token: string, stream: string, lastEventId?: number) {
+  const headers: Record<string, string> = { Authorization: `Bearer ${token}` };
+  if (lastEventId !== undefined) headers["Last-Event-ID"] = String(lastEventId);
+  const connection = await openSse(`${server.url}/fe/account/stream/${stream}`, headers);
+  connections.push(connection);
+  return connection;
+}
+
+describe("GET /fe/account/stream/{type}", () => {
+  it("streams new events live as id/data frames without an event name", async () => {
+    const server = await start();
+    const account = await addAccount(server, "alice");
+    const token = await signIn(server, "alice");
+    await server.services.events.append(account.id, "incoming", { before: "connecting" });
+    const sse = await connect(server, token, "incoming");
+    expect(sse.status).toBe(200);
+    expect(sse.headers.get("content-type")).toMatch(/^text\/event-stream/);
+    await sse.waitFor((f) => f.comment === "connected");
+    await server.services.events.append(account.id, "incoming", { n: 1 });
+    await server.services.events.append(account.id, "outgoing", { other: "stream" });
+    await server.services.events.append(account.id, "incoming", { n: 2 });
+    const frames = await sse.waitForData(2);
+    expect(frames).toEqual([
+      { id: "2", data: '{"n":1}' },
+      { id: "3", data: '{"n":2}' },
+    ]);
+  });
+
+  it("replays every event after Last-Event-ID, then continues live", async () => {
+    const server = await start();
+    const account = await addAccount(server, "alice");
+    const token = await signIn(server, "alice");
+    for (let n = 1; n <= 5; n++) await server.services.events.append(account.id, "error", { n });
+    const sse = await connect(server, token, "error", 3);
+    await server.services.events.append(account.id, "error", { n: 6 });
+    const frames = await sse.waitForData(3);
+    expect(frames.map((f) => [f.id, JSON.parse(f.data!).n])).toEqual([["4", 4], ["5", 5], ["6", 6]]);
+  });
+
+  it("loses nothing across a server restart on the same database when reconnecting with Last-Event-ID", async () => {
+    const database = freshDatabaseUrl();
+    const first = await start({ database });
+    const account = await addAccount(first, "alice");
+    const token = await signIn(first, "alice");
+    const before = await connect(first, token, "incoming");
+    await before.waitFor((f) => f.comment === "connected");
+    await first.services.events.append(account.id, "incoming", { n: 1 });
+    await first.services.events.append(account.id, "incoming", { n: 2 });
+    const seen = await before.waitForData(2);
+    const lastId = Number(seen.at(-1)!.id);
+    // Events stored while the client is disconnected and the server restarts.
+    await first.services.events.append(account.id, "incoming", { n: 3 });
+    await first.close();
+    servers.splice(servers.indexOf(first), 1);
+    const second = await start({ database });
+    await second.services.events.append(account.id, "incoming", { n: 4 });
+    const after = await connect(second, token, "incoming", lastId);
+    await second.services.events.append(account.id, "incoming", { n: 5 });
+    const frames = await after.waitForData(3);
+    expect([...seen, ...frames].map((f) => JSON.parse(f.data!).n)).toEqual([1, 2, 3, 4, 5]);
+    expect(frames.map((f) => f.id)).toEqual(["3", "4", "5"]);
+  });
+
+  it("sends a keep-alive comment at the configured interval", async () => {
+    const server = await start({ keepAliveMs: 50 });
+    await addAccount(server, "alice");
+    const sse = await connect(server, await signIn(server, "alice"), "outgoing");
+    await sse.waitFor((f) => f.comment === "keep-alive", 2_000);
+    expect(sse.frames.every((f) => f.data === undefined)).toBe(true);
+  });
+
+  it("keeps only the newest events up to the cap for replay", async () => {
+    const server = await start({ streamCap: 3 });
+    const account = await addAccount(server, "alice");
+    const token = await signIn(server, "alice");
+    for (let n = 1; n <= 6; n++) await server.services.events.append(account.id, "incoming", { n });
+    const sse = await connect(server, token, "incoming", 0);
+    const frames = await sse.waitForData(3);
+    expect(frames.map((f) => f.id)).toEqual(["4", "5", "6"]);
+  });
+
+  it("does not show one account's events to another", async () => {
+    const server = await start();
+    const alice = await addAccount(server, "alice");
+    await addAccount(server, "bob");
+    const sse = await connect(server, await signIn(server, "bob"), "incoming", 0);
+    await server.services.events.append(alice.id, "incoming", { secret: true });
+    await sse.waitFor((f) => f.comment === "connected");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(sse.frames.filter((f) => f.data !== undefined)).toEqual([]);
+  });
+
+  it("answers 422 for another stream type and 401 without a token", async () => {
+    const server = await start();
+    await addAccount(server, "alice");
+    const token = await signIn(server, "alice");
+    const wrong = await fe(server, token, "/account/stream/everything");
+    expect(wrong.status).toBe(422);
+    expect(await wrong.json()).toEqual({
+      detail: [{ loc: ["path", "event_type"], msg: "Input should be 'incoming', 'outgoing' or 'error'", type: "enum" }],
+    });
+    expect((await fe(server, null, "/account/stream/incoming")).status).toBe(401);
+  });
+});
