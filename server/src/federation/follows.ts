@@ -30,6 +30,10 @@ export async function handleIncomingFollows(services: Services, raw: Json, sende
       idOf(inner?.object) ?? "",
       innerId ?? "",
     ]);
+  } else if (type === "Delete" && innerId === sender) {
+    // A remote actor deleted itself: it follows no one here and no one here follows it.
+    await services.db.run(`DELETE FROM followers WHERE follower_id = ?`, [sender]);
+    await services.db.run(`DELETE FROM following WHERE target_id = ?`, [sender]);
   } else if ((type === "Accept" || type === "Reject") && (inner === undefined || innerType(inner) === "Follow")) {
     const ours = idOf(inner?.actor) ?? "";
     const where = `target_id = ? AND (actor_id = ? OR follow_id = ?)`;

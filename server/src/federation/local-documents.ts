@@ -1,5 +1,6 @@
 import { actorDocument, findActor } from "../actors/index.ts";
 import type { Services } from "../services.ts";
+import { loadStoredObject, readStoredObjectAs } from "./objects.ts";
 
 // Documents this server hosts, answered without a network round trip: stored objects from the
 // objects table, everything else (actors, collections) through our own Fedify router in-process.
@@ -19,10 +20,16 @@ export function isOurs(services: Services, uri: string): boolean {
 
 export type LocalDocument = { found: true; document: unknown } | { found: false; reason: string };
 
-/** A document on one of our origins; `reason` says why there is none. */
-export async function loadLocalDocument(services: Services, uri: string): Promise<LocalDocument> {
+/** A document on one of our origins as `reader` may see it; `reason` says why there is none. */
+export async function loadLocalDocument(services: Services, uri: string, reader: string): Promise<LocalDocument> {
   const stored = await loadStoredObject(services, uri);
-  if (stored) return { found: true, document: stored.deleted ? tombstone(uri) : stored.data };
+  if (stored?.deleted) return { found: true, document: tombstone(uri) };
+  if (stored) {
+    // The same audience rule as a remote server's signed GET: accounts here do not read each
+    // other's private objects through lookup.
+    const visible = await readStoredObjectAs(services, stored, reader);
+    return visible.ok ? { found: true, document: visible.data } : { found: false, reason: `${uri} answered 403 here: ${visible.reason}` };
+  }
   const actor = await findActor(services.db, uri);
   if (actor) return { found: true, document: await actorDocument(services.db, actor) };
   const response = await services.federation.fetch(
@@ -33,16 +40,6 @@ export async function loadLocalDocument(services: Services, uri: string): Promis
   if (!response.ok) return { found: false, reason: `${uri} answered ${response.status} here` };
   const document = await readJson(response);
   return document === undefined ? { found: false, reason: `${uri} is not an ActivityPub document` } : { found: true, document };
-}
-
-/** A stored object (publish_object / publish_activity) by id. */
-export async function loadStoredObject(services: Services, id: string): Promise<{ data: unknown; actorId: string; deleted: boolean } | undefined> {
-  const row = await services.db.get<{ data: string; actor_id: string; deleted_at: number | null }>(
-    `SELECT data, actor_id, deleted_at FROM objects WHERE id = ?`,
-    [id],
-  );
-  if (!row) return undefined;
-  return { data: JSON.parse(row.data), actorId: row.actor_id, deleted: row.deleted_at != null };
 }
 
 function tombstone(id: string) {

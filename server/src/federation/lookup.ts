@@ -41,7 +41,7 @@ async function lookup(services: Services, input: { actorId: string; uri: string;
   }
   if (!/^https?:\/\//i.test(uri)) return { raw: null, error: `"${input.uri}" is neither an http(s) URI nor acct:user@host` };
   if (isOurs(services, uri)) {
-    const local = await loadLocalDocument(services, uri);
+    const local = await loadLocalDocument(services, uri, input.actorId);
     if (!local.found) return { raw: null, error: local.reason };
     return { raw: local.document, parsed: parseActivityPub(local.document) };
   }

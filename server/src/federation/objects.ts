@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
 import type { Services } from "../services.ts";
-import { loadStoredObject } from "./local-documents.ts";
 import { idsOf, isObject } from "./parse.ts";
 import { verifySigner } from "./verify.ts";
 
@@ -26,6 +25,16 @@ export async function storeObject(services: Services, actorId: string, data: Rec
   ]);
 }
 
+/** A stored object (publish_object / publish_activity) by id. */
+export async function loadStoredObject(services: Services, id: string): Promise<{ data: unknown; actorId: string; deleted: boolean } | undefined> {
+  const row = await services.db.get<{ data: string; actor_id: string; deleted_at: number | null }>(
+    `SELECT data, actor_id, deleted_at FROM objects WHERE id = ?`,
+    [id],
+  );
+  if (!row) return undefined;
+  return { data: JSON.parse(row.data), actorId: row.actor_id, deleted: row.deleted_at != null };
+}
+
 /** GET of a stored object id. */
 export async function handleObjectRequest(services: Services, request: Request): Promise<Response> {
   const url = new URL(request.url);
@@ -43,8 +52,25 @@ export async function handleObjectRequest(services: Services, request: Request):
       return problem(403, `${signed.owner} is not among the audience of ${id}`);
     }
   }
+  return json(200, hideBlindCopies(data));
+}
+
+/** What `reader` may see of a stored object: the object without bto/bcc, or why not. */
+export async function readStoredObjectAs(
+  services: Services,
+  stored: { data: unknown; actorId: string },
+  reader: string,
+): Promise<{ ok: true; data: Record<string, unknown> } | { ok: false; reason: string }> {
+  const data = stored.data as Record<string, unknown>;
+  if (!isPublic(data) && !(await mayRead(services, data, stored.actorId, reader))) {
+    return { ok: false, reason: `${reader} is not among the audience of ${String(data.id)}` };
+  }
+  return { ok: true, data: hideBlindCopies(data) };
+}
+
+function hideBlindCopies(data: Record<string, unknown>): Record<string, unknown> {
   const { bto: _bto, bcc: _bcc, ...visible } = data;
-  return json(200, visible);
+  return visible;
 }
 
 function isPublic(data: Record<string, unknown>): boolean {

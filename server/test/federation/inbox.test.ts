@@ -79,7 +79,7 @@ describe("inbox", () => {
     const activity = note("forged", "https://elsewhere.example/users/mallory");
     const response = await fetch(await signedPost(`${bob.actorId}/inbox`, JSON.stringify(activity)));
     expect(response.status).toBe(401);
-    expect((await response.json()).detail).toMatch(/not by the activity's actor/);
+    expect(((await response.json()) as { detail: string }).detail).toMatch(/not by the activity's actor/);
     const events = await readEvents(b.services, bob.accountId, "incoming");
     expect(events.some((e) => e.data.raw.id === activity.id)).toBe(false);
   });
@@ -93,6 +93,6 @@ describe("inbox", () => {
     expect(signed.headers.get("Signature-Input")).not.toContain("content-digest");
     const response = await fetch(new Request(signed.url, { method: "POST", headers: signed.headers, body: JSON.stringify(activity) }));
     expect(response.status).toBe(401);
-    expect((await response.json()).detail).toMatch(/Content-Digest/);
+    expect(((await response.json()) as { detail: string }).detail).toMatch(/Content-Digest/);
   });
 });

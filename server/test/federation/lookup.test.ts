@@ -41,9 +41,33 @@ describe("lookup", () => {
     }
   });
 
-  it("answers objects this server hosts locally", async () => {
+  it("answers objects this server hosts locally, keeping other actors' private objects private", async () => {
     const result = await lookupUri(b.services, { actorId: bob.actorId, uri: eve.actorId });
     expect(result).toMatchObject({ raw: { id: eve.actorId, type: "Person" } });
+
+    await eve.run("publish_object", { data: { type: "Note", content: "eve to alice", to: [alice.actorId], bcc: [alice.actorId] } });
+    const created = await waitForEvent(b.services, eve.accountId, "outgoing", (e) => e.data.raw.type === "Create");
+    const objectId: string = created.data.raw.object.id;
+    expect(await lookupUri(b.services, { actorId: bob.actorId, uri: objectId })).toEqual({ raw: null, error: expect.stringContaining("403") });
+    const own = await lookupUri(b.services, { actorId: eve.actorId, uri: objectId });
+    expect(own).toMatchObject({ raw: { id: objectId, content: "eve to alice" } });
+    expect((own.raw as Record<string, unknown>).bcc).toBeUndefined();
+  });
+
+  it("follows redirects, checking each hop", async () => {
+    const { createServer } = await import("node:http");
+    const redirector = createServer((req, res) => {
+      res.writeHead(302, { Location: req.url === "/to-alice" ? alice.actorId : "http://10.255.255.1/private" });
+      res.end();
+    });
+    await new Promise<void>((resolve) => redirector.listen(0, "127.0.0.1", resolve));
+    try {
+      const port = (redirector.address() as { port: number }).port;
+      const followed = await lookupUri(b.services, { actorId: bob.actorId, uri: `http://127.0.0.1:${port}/to-alice` });
+      expect(followed).toMatchObject({ raw: { id: alice.actorId } });
+    } finally {
+      redirector.close();
+    }
   });
 
   it("returns the reason when a fetch fails", async () => {
