@@ -29,7 +29,7 @@ export function JsonTree({ data }: { data: unknown }) {
   }, []);
   const onNavigate = useCallback((url: string) => navigate(buildLookupPath(url)), [navigate]);
   return (
-    <JsonTreeRoot className="json-tree">
+    <JsonTreeRoot>
       {rows.length > VIRTUALIZE_AFTER_ROWS ? (
         <VirtualRows rows={rows} onToggle={onToggle} onNavigate={onNavigate} />
       ) : (
@@ -78,6 +78,8 @@ function VirtualRows({ rows, onToggle, onNavigate }: VirtualRowsProps) {
     initialRect: FALLBACK_RECT,
     observeElementRect: observeRectWithFallback,
     measureElement: measureRowWithFallback,
+    // Measuring newly mounted items re-renders once per batch instead of once per item.
+    useFlushSync: false,
   });
   const totalSize = virtualizer.getTotalSize();
   return (

@@ -52,12 +52,12 @@ describe("StreamPage", () => {
     expect(screen.getByText("Nothing to display")).toBeInTheDocument();
   });
 
-  it("shows each message of its own stream as a JSON tree, newest first", async () => {
+  it("shows each message of its own stream as a JSON tree, oldest first", async () => {
     await addMessages("outgoing", [{ marker: "first" }, { marker: "second" }]);
     await addMessages("incoming", [{ marker: "not-this-stream" }]);
     renderAt("/stream/outgoing");
     const cards = screen.getAllByTestId("stream-message");
-    expect(cards.map((card) => card.textContent)).toEqual(['marker: "second"', 'marker: "first"']);
+    expect(cards.map((card) => card.textContent)).toEqual(['marker: "first"', 'marker: "second"']);
   });
 
   it("renders only the messages on screen when 10,000 are held", async () => {
@@ -66,7 +66,7 @@ describe("StreamPage", () => {
     const cards = screen.getAllByTestId("stream-message");
     expect(cards.length).toBeGreaterThan(0);
     expect(cards.length).toBeLessThan(30);
-    expect(cards[0]).toHaveTextContent("n: 9999");
+    expect(cards[0]).toHaveTextContent("n: 0");
   });
 
   it("empties the stream with the Reset button", async () => {

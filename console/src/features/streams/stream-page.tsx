@@ -1,3 +1,4 @@
+import { useCallback } from "react";
 import { Alert, Box, Typography } from "@mui/material";
 import { useParams } from "react-router";
 import { getStreamStore, isStreamType, useStreamStore, type StreamType } from "../../lib/stream-store.ts";
@@ -5,7 +6,7 @@ import { MessageList } from "./message-list.tsx";
 import { StreamSidePanel } from "./stream-side-panel.tsx";
 import { useTypeFilter } from "./use-type-filter.ts";
 
-/** /stream/:streamType: the messages of one account stream, newest first, with reset and filter. */
+/** /stream/:streamType: the messages of one account stream, oldest first, with reset and filter. */
 export function StreamPage() {
   const { streamType } = useParams();
   if (!isStreamType(streamType)) return <Typography>You should not be here</Typography>;
@@ -18,6 +19,7 @@ function StreamView({ type }: { type: StreamType }) {
   const activityTypes = useStreamStore(type, (state) => state.activityTypes);
   const storageNote = useStreamStore(type, (state) => state.storageNote);
   const { chosen, setChosen, shown } = useTypeFilter(messages, activityTypes);
+  const reset = useCallback(() => getStreamStore(type).getState().reset(), [type]);
   return (
     <Box sx={{ display: "flex", gap: 2, alignItems: "flex-start" }}>
       <Box sx={{ flexGrow: 1, minWidth: 0 }}>
@@ -32,7 +34,7 @@ function StreamView({ type }: { type: StreamType }) {
         activityTypes={activityTypes}
         chosen={chosen}
         onChoose={setChosen}
-        onReset={() => getStreamStore(type).getState().reset()}
+        onReset={reset}
       />
     </Box>
   );

@@ -1,3 +1,4 @@
+import { memo } from "react";
 import { Box, Button, MenuItem, TextField } from "@mui/material";
 import { NO_FILTER } from "./use-type-filter.ts";
 
@@ -10,7 +11,13 @@ type SidePanelProps = {
 
 export const SIDE_PANEL_WIDTH = 240;
 
-export function StreamSidePanel({ activityTypes, chosen, onChoose, onReset }: SidePanelProps) {
+/** Memoised: the message list re-renders on every batch, the panel only when its props change. */
+export const StreamSidePanel = memo(function StreamSidePanel({
+  activityTypes,
+  chosen,
+  onChoose,
+  onReset,
+}: SidePanelProps) {
   return (
     <Box
       component="aside"
@@ -46,4 +53,4 @@ export function StreamSidePanel({ activityTypes, chosen, onChoose, onReset }: Si
       </TextField>
     </Box>
   );
-}
+});

@@ -1,0 +1,99 @@
+// A second Vite entry (bench.html), kept out of the console's bundle: it mounts the real JsonTree
+// and StreamPage so bench/console.bench.ts can time them in Chromium.
+import type { ReactNode } from "react";
+import { flushSync } from "react-dom";
+import { createRoot, type Root } from "react-dom/client";
+import { MemoryRouter, Route, Routes } from "react-router";
+import { Providers } from "../app/providers.tsx";
+import { JsonTree } from "../components/json-tree/index.ts";
+import { StreamPage, useStreamConnections } from "../features/streams/index.ts";
+import { setFeBaseUrl } from "../lib/fe-client.ts";
+import { getStreamStore } from "../lib/stream-store.ts";
+import { useUserStore } from "../lib/user-store.ts";
+import { startLongTaskWatch } from "./long-task-watch.ts";
+
+const container = document.getElementById("root")!;
+let root: Root | null = null;
+
+function mount(element: ReactNode): void {
+  root?.unmount();
+  root = createRoot(container);
+  flushSync(() => root!.render(<Providers>{element}</Providers>));
+}
+
+function nextFrame(): Promise<void> {
+  return new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+}
+
+/** Mount time of a JsonTree over an object of `keys` keys: commit, and commit plus first frame. */
+async function mountJsonTree(keys: number) {
+  const data = Object.fromEntries(Array.from({ length: keys }, (_, i) => [`key-${i}`, `value ${i}`]));
+  await nextFrame();
+  const started = performance.now();
+  mount(
+    <MemoryRouter>
+      <JsonTree data={data} />
+    </MemoryRouter>,
+  );
+  const committed = performance.now();
+  await nextFrame();
+  const painted = performance.now();
+  return {
+    commitMs: committed - started,
+    firstFrameMs: painted - started,
+    rowsInDom: container.querySelectorAll(".jt-row").length,
+  };
+}
+
+function StreamBench() {
+  useStreamConnections();
+  return (
+    <Routes>
+      <Route path="/stream/:streamType" element={<StreamPage />} />
+    </Routes>
+  );
+}
+
+/** Shows the (empty) incoming stream page, signed out so nothing connects yet. */
+async function mountStreamPage(feBase: string) {
+  setFeBaseUrl(feBase);
+  const started = performance.now();
+  mount(
+    <MemoryRouter initialEntries={["/stream/incoming"]}>
+      <StreamBench />
+    </MemoryRouter>,
+  );
+  await getStreamStore("incoming").whenIdle();
+  await nextFrame();
+  return { mountMs: performance.now() - started };
+}
+
+/** Signs in, which connects the real streams, and starts watching the main thread. */
+function connectStreams() {
+  watch = startLongTaskWatch();
+  useUserStore.getState().setToken("bench-token");
+}
+let watch: ReturnType<typeof startLongTaskWatch> | null = null;
+
+async function readStreamPage() {
+  const store = getStreamStore("incoming");
+  await store.whenIdle();
+  await nextFrame();
+  return {
+    held: store.getState().messages.length,
+    cardsInDom: container.querySelectorAll('[data-testid="stream-message"]').length,
+    activityTypes: store.getState().activityTypes,
+    storageNote: store.getState().storageNote,
+    ...watch!.read(),
+  };
+}
+
+/** Rows IndexedDB holds for the stream, as a reload would find them. */
+async function countStoredRows(): Promise<number> {
+  const { openStreamRowsStore } = await import("../lib/idb-stream-rows.ts");
+  const rows = await openStreamRowsStore();
+  return (await rows.load("stream-storage-incoming")).rows.length;
+}
+
+Object.assign(window, { corralBench: { mountJsonTree, mountStreamPage, connectStreams, readStreamPage, countStoredRows } });
+document.title = "bench ready";
