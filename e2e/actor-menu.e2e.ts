@@ -1,13 +1,21 @@
 import type { Locator } from "playwright-core";
 import { expect, test } from "./harness/fixtures.ts";
-import { eventually, openActorMenu, readUserStorage, signIn, openFromDrawer } from "./harness/console-ui.ts";
+import {
+  eventually,
+  openActorMenu,
+  readUserStorage,
+  signIn,
+  openFromDrawer,
+} from "./harness/console-ui.ts";
 import { signInApi } from "./harness/fe-api.ts";
 
 // console.md §2 "Layout", signed in: the Open menu, its check mark, switching the current actor.
 
 /** An actor's entry in the Open menu (a menuitem, or a menuitemradio carrying its check state). */
 function actorItem(menu: Locator, name: string): Locator {
-  return menu.getByRole("menuitemradio", { name, exact: true }).or(menu.getByRole("menuitem", { name, exact: true }));
+  return menu
+    .getByRole("menuitemradio", { name, exact: true })
+    .or(menu.getByRole("menuitem", { name, exact: true }));
 }
 
 test("the Open menu lists every actor by name with a check mark on the current one", async ({
@@ -35,7 +43,9 @@ test("the Open menu lists every actor by name with a check mark on the current o
     expect(checkMark, actor.name).toBe(actor.id === current);
     // The check mark is also said to assistive technology when the item is a menuitemradio.
     if ((await item.getAttribute("role")) === "menuitemradio") {
-      expect(await item.getAttribute("aria-checked"), actor.name).toBe(String(actor.id === current));
+      expect(await item.getAttribute("aria-checked"), actor.name).toBe(
+        String(actor.id === current),
+      );
     }
   }
   // The divider sits between the actors and Logout.

@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { findChromium, oneLineError } from "./harness/chromium.ts";
 import { REPO_ROOT } from "./harness/corral-server.ts";
@@ -9,6 +9,10 @@ export default function checkPrerequisites(): void {
   const chromium = findChromium();
   if (!chromium.ok) throw oneLineError(chromium.reason);
   if (!existsSync(join(REPO_ROOT, "console/dist/index.html"))) {
-    throw oneLineError("console/dist is missing: run `npm run build -w console` (npm run test:e2e does it first)");
+    throw oneLineError(
+      "console/dist is missing: run `npm run build -w console` (npm run test:e2e does it first)",
+    );
   }
+  // Screenshots and logs of failures describe the latest run only.
+  rmSync(join(REPO_ROOT, "e2e/artifacts"), { recursive: true, force: true });
 }

@@ -16,7 +16,10 @@ test("without a token the Info page says Please login", async ({ page }) => {
   await page.getByText("Please login").waitFor();
 });
 
-test("the Info page shows Loading... while the info call is under way", async ({ page, account }) => {
+test("the Info page shows Loading... while the info call is under way", async ({
+  page,
+  account,
+}) => {
   await signIn(page, account);
   // Hold the info answer back (it still comes from the real server) so the state stays visible.
   let release = () => {};
@@ -57,7 +60,9 @@ test("creates an actor from Base Url and a trimmed handle, shows it in an 800 px
   expect(create.postDataJSON()).toEqual({ baseUrl: corral.url, handle: "ada" });
 
   // The info is fetched again after creation and now names the new actor.
-  await eventually(() => requests.filter((r) => r.url().endsWith("/fe/account/info")).length).toBeGreaterThan(1);
+  await eventually(
+    () => requests.filter((r) => r.url().endsWith("/fe/account/info")).length,
+  ).toBeGreaterThan(1);
   await page.keyboard.press("Escape");
   await modal.waitFor({ state: "hidden" });
   const api = await signInApi(corral.url, account.name, account.password);

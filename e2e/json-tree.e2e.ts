@@ -19,20 +19,23 @@ async function lookUpNewActor(page: Page, corral: Corral, account: Account, hand
 
 /** The keys directly under `parent` (a top-level key of the tree), in the order shown. */
 function keysUnder(page: Page, parent: string): Promise<string[]> {
-  return page.locator("main .json-tree").first().evaluate((tree, parentKey) => {
-    const rows = [...tree.querySelectorAll<HTMLElement>(".jt-row")].map((row) => ({
-      indent: parseFloat(getComputedStyle(row).paddingLeft),
-      key: (row.innerText.match(/^[▸▾]?\s*([^:\s]+)/) ?? [])[1] ?? "",
-    }));
-    const start = rows.findIndex((row) => row.indent === 0 && row.key === parentKey);
-    const keys: string[] = [];
-    const childIndent = rows[start + 1]?.indent ?? 0;
-    for (const row of rows.slice(start + 1)) {
-      if (row.indent <= rows[start]!.indent) break;
-      if (row.indent === childIndent) keys.push(row.key);
-    }
-    return keys;
-  }, parent);
+  return page
+    .locator("main .json-tree")
+    .first()
+    .evaluate((tree, parentKey) => {
+      const rows = [...tree.querySelectorAll<HTMLElement>(".jt-row")].map((row) => ({
+        indent: parseFloat(getComputedStyle(row).paddingLeft),
+        key: (row.innerText.match(/^[▸▾]?\s*([^:\s]+)/) ?? [])[1] ?? "",
+      }));
+      const start = rows.findIndex((row) => row.indent === 0 && row.key === parentKey);
+      const keys: string[] = [];
+      const childIndent = rows[start + 1]?.indent ?? 0;
+      for (const row of rows.slice(start + 1)) {
+        if (row.indent <= rows[start]!.indent) break;
+        if (row.indent === childIndent) keys.push(row.key);
+      }
+      return keys;
+    }, parent);
 }
 
 test("keys are sorted and no data type labels are shown", async ({ page, account, corral }) => {
@@ -47,7 +50,11 @@ test("keys are sorted and no data type labels are shown", async ({ page, account
   expect(text).toContain(actor.id);
 });
 
-test("@context and publicKey start collapsed and open on click", async ({ page, account, corral }) => {
+test("@context and publicKey start collapsed and open on click", async ({
+  page,
+  account,
+  corral,
+}) => {
   await lookUpNewActor(page, corral, account, "collapsed");
   const publicKey = page.getByRole("button", { name: "Expand publicKey" }).first();
   expect(await publicKey.getAttribute("aria-expanded")).toBe("false");
@@ -83,8 +90,14 @@ test("the Info tree's URLs open the Lookup page too", async ({ page, account, co
   const api = await signInApi(corral.url, account.name, account.password);
   await api.createActor("infolink");
   await signIn(page, account);
-  await page.locator(".json-tree").getByRole("link", { name: corral.url, exact: true }).first().click();
-  await eventually(() => page.url()).toBe(`${corral.url}/lookup?uri=${encodeURIComponent(corral.url)}`);
+  await page
+    .locator(".json-tree")
+    .getByRole("link", { name: corral.url, exact: true })
+    .first()
+    .click();
+  await eventually(() => page.url()).toBe(
+    `${corral.url}/lookup?uri=${encodeURIComponent(corral.url)}`,
+  );
 });
 
 test("signature and proof start collapsed too (in a stream message carrying both)", async ({
@@ -118,11 +131,20 @@ test("arrays longer than 100 items are grouped by hundreds", async ({ page, acco
   await signIn(page, account);
   await openFromDrawer(page, "Outgoing");
   const tags = Array.from({ length: 150 }, (_, index) => `tag-${index}`);
-  await api.trigger("send_message", { actor: sender, data: { ...buildCreateNote(sender, receiver), tag: tags } });
+  await api.trigger("send_message", {
+    actor: sender,
+    data: { ...buildCreateNote(sender, receiver), tag: tags },
+  });
   const firstGroup = page.getByRole("button", { name: /^Expand \[0\s*…\s*99\]$/ }).first();
   await firstGroup.waitFor();
-  await page.getByRole("button", { name: /^Expand \[100\s*…\s*149\]$/ }).first().waitFor();
+  await page
+    .getByRole("button", { name: /^Expand \[100\s*…\s*149\]$/ })
+    .first()
+    .waitFor();
   expect(await page.getByText('"tag-120"').count()).toBe(0);
-  await page.getByRole("button", { name: /^Expand \[100\s*…\s*149\]$/ }).first().click();
+  await page
+    .getByRole("button", { name: /^Expand \[100\s*…\s*149\]$/ })
+    .first()
+    .click();
   await page.getByText('"tag-120"').first().waitFor();
 });

@@ -1,5 +1,13 @@
 import { expect, test } from "./harness/fixtures.ts";
-import { drawer, drawerEntry, eventually, isDisabled, signIn, signInControl, topBar } from "./harness/console-ui.ts";
+import {
+  drawer,
+  drawerEntry,
+  eventually,
+  isDisabled,
+  signIn,
+  signInControl,
+  topBar,
+} from "./harness/console-ui.ts";
 import { signInApi } from "./harness/fe-api.ts";
 
 // console.md §2 "Layout": the drawer, the top bar and what each shows signed out and signed in.
@@ -16,7 +24,9 @@ test("signed out, the drawer shows only the title and the source-code link", asy
   await drawer(page).waitFor();
   const controls = drawer(page).locator("a, button, [role=button]");
   await eventually(() => controls.count()).toBe(1);
-  await drawer(page).getByRole("link", { name: /source/i }).waitFor();
+  await drawer(page)
+    .getByRole("link", { name: /source/i })
+    .waitFor();
   for (const entry of ["Info", "Lookup", "Perform", "Incoming", "Outgoing", "Error"]) {
     expect(await drawerEntry(page, entry).count(), entry).toBe(0);
   }
@@ -65,7 +75,10 @@ test("signed in, the drawer offers Info, Lookup, Perform, Incoming, Outgoing and
   await page.waitForURL((url) => url.pathname === "/");
 });
 
-test("Lookup and Perform are disabled while there is no current actor", async ({ page, account }) => {
+test("Lookup and Perform are disabled while there is no current actor", async ({
+  page,
+  account,
+}) => {
   await signIn(page, account);
   await drawerEntry(page, "Info").waitFor();
   expect(await isDisabled(drawerEntry(page, "Lookup"))).toBe(true);
@@ -73,7 +86,10 @@ test("Lookup and Perform are disabled while there is no current actor", async ({
   expect(await isDisabled(drawerEntry(page, "Incoming"))).toBe(false);
 });
 
-test("a stream page without a stream type says You should not be here", async ({ page, account }) => {
+test("a stream page without a stream type says You should not be here", async ({
+  page,
+  account,
+}) => {
   await signIn(page, account);
   await page.goto("/stream");
   await page.getByText("You should not be here").waitFor();
@@ -83,7 +99,12 @@ test("a rendering failure shows Something went wrong", async ({ page }) => {
   // A persisted state from an incompatible build (actors not a list) breaks rendering for real.
   await page.goto("/signin");
   await page.evaluate(() => {
-    const broken = { token: "stale-token", actors: { not: "a list" }, methodInformations: [], currentActor: null };
+    const broken = {
+      token: "stale-token",
+      actors: { not: "a list" },
+      methodInformations: [],
+      currentActor: null,
+    };
     localStorage.setItem("user-storage", JSON.stringify({ state: broken, version: 0 }));
   });
   await page.reload();

@@ -11,7 +11,11 @@ test("the Lookup page shows Loading... until a current actor exists", async ({ p
   expect(await page.getByRole("textbox", { name: "URI" }).count()).toBe(0);
 });
 
-test("looks the URI up when the field loses focus and puts it in ?uri=", async ({ page, account, corral }) => {
+test("looks the URI up when the field loses focus and puts it in ?uri=", async ({
+  page,
+  account,
+  corral,
+}) => {
   const api = await signInApi(corral.url, account.name, account.password);
   const me = await api.createActor("looker");
   const target = await api.createActor("target");
@@ -30,7 +34,11 @@ test("looks the URI up when the field loses focus and puts it in ?uri=", async (
   expect(lookup.postDataJSON()).toEqual({ uri: target.id, actorId: me.id });
 });
 
-test("visiting /lookup?uri=… puts the URI in the field and looks it up", async ({ page, account, corral }) => {
+test("visiting /lookup?uri=… puts the URI in the field and looks it up", async ({
+  page,
+  account,
+  corral,
+}) => {
   const api = await signInApi(corral.url, account.name, account.password);
   await api.createActor("visitor");
   const target = await api.createActor("visited");
@@ -56,11 +64,16 @@ test("a link in the result changes ?uri= in place, which looks the new URI up", 
   await page.getByRole("link", { name: followers, exact: true }).first().click();
   await eventually(() => new URL(page.url()).searchParams.get("uri")).toBe(followers);
   await eventually(() => page.getByRole("textbox", { name: "URI" }).inputValue()).toBe(followers);
-  const lookedUp = () => requests.filter((r) => r.url().includes("/fe/actor/lookup")).map((r) => r.postDataJSON().uri);
+  const lookedUp = () =>
+    requests.filter((r) => r.url().includes("/fe/actor/lookup")).map((r) => r.postDataJSON().uri);
   await eventually(lookedUp).toEqual([target.id, followers]);
 });
 
-test("shows a curl line that requests the URI as activity+json", async ({ page, account, corral }) => {
+test("shows a curl line that requests the URI as activity+json", async ({
+  page,
+  account,
+  corral,
+}) => {
   const api = await signInApi(corral.url, account.name, account.password);
   await api.createActor("curler");
   const target = await api.createActor("curled");

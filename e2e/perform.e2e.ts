@@ -5,13 +5,20 @@ import {
   eventually,
   listOptions,
   recordFeRequests,
-  signIn, openFromDrawer
+  signIn,
+  openFromDrawer,
 } from "./harness/console-ui.ts";
 import { buildCreateNote, signInApi } from "./harness/fe-api.ts";
 
 // console.md §2 "Perform page", §3 perform request, §5 Perform data validation.
 
-const METHODS = ["send_message", "update_actor", "delete_actor", "publish_activity", "publish_object"];
+const METHODS = [
+  "send_message",
+  "update_actor",
+  "delete_actor",
+  "publish_activity",
+  "publish_object",
+];
 
 test("shows the current actor and lists the methods by routing key in 'Method to perform'", async ({
   page,
@@ -38,7 +45,7 @@ test("previews the payload; invalid JSON shows '... typing ...' and keeps the la
   await signIn(page, account);
   await openFromDrawer(page, "Perform");
   const data = page.getByRole("textbox", { name: "data" });
-  const preview = page.locator("main");
+  const preview = page.locator("main .json-tree");
   await data.fill('{"summary": "first draft"}');
   await page.getByRole("heading", { name: "Resulting output" }).waitFor();
   await preview.getByText("first draft").first().waitFor();
@@ -67,7 +74,7 @@ test("the Resulting output preview is a JSON tree (keys sorted, like every JSON 
   await openFromDrawer(page, "Perform");
   await page.getByRole("textbox", { name: "data" }).fill('{"zulu": 1, "alpha": 2}');
   await page.getByRole("heading", { name: "Resulting output" }).waitFor();
-  const text = await page.locator("main").innerText();
+  const text = await page.locator("main .json-tree").innerText();
   const order = ["actor", "alpha", "zulu"].map((key) => text.indexOf(`${key}:`));
   expect(order.every((index) => index >= 0)).toBe(true);
   expect(order).toEqual([...order].sort((a, b) => a - b));
@@ -90,7 +97,9 @@ test("Perform posts the actor plus the data fields to /actor/trigger/{method}; t
   await page.getByRole("textbox", { name: "data" }).fill(JSON.stringify({ data: note }));
   await page.getByRole("button", { name: "Perform" }).click();
 
-  await eventually(() => requests.filter((r) => r.url().endsWith("/fe/actor/trigger/send_message")).length).toBe(1);
+  await eventually(
+    () => requests.filter((r) => r.url().endsWith("/fe/actor/trigger/send_message")).length,
+  ).toBe(1);
   const trigger = requests.find((r) => r.url().endsWith("/fe/actor/trigger/send_message"))!;
   expect(trigger.postDataJSON()).toEqual({ actor: sender.id, data: note });
   await eventually(() => badgeCount(page, "Outgoing")).toBe(1);
@@ -98,7 +107,11 @@ test("Perform posts the actor plus the data fields to /actor/trigger/{method}; t
   await eventually(() => badgeCount(page, "Incoming"), 20_000).toBe(1);
 });
 
-test("a Perform the server cannot carry out appears on the Error stream", async ({ page, account, corral }) => {
+test("a Perform the server cannot carry out appears on the Error stream", async ({
+  page,
+  account,
+  corral,
+}) => {
   const api = await signInApi(corral.url, account.name, account.password);
   await api.createActor("clumsy");
   await signIn(page, account);

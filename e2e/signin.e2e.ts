@@ -8,17 +8,21 @@ import {
   signIn,
   signInControl,
   signInForm,
-  topBar,
-  visibleText, openFromDrawer
+  visibleText,
+  openFromDrawer,
 } from "./harness/console-ui.ts";
 import { signInApi } from "./harness/fe-api.ts";
 
 // console.md §2 "Sign-in page", §3 persisted user state, §4 transitions, §5 and §8 sign-in errors.
 
-test("the sign-in card is at most 400 px wide and holds Name, a masked Password and Sign In", async ({ page }) => {
+test("the sign-in card is at most 400 px wide and holds Name, a masked Password and Sign In", async ({
+  page,
+}) => {
   await page.goto("/signin");
   const heading = page.getByRole("heading", { name: "Sign In" });
-  const card = heading.locator("xpath=ancestor::*[contains(concat(' ', @class, ' '), ' MuiCard-root ')][1]");
+  const card = heading.locator(
+    "xpath=ancestor::*[contains(concat(' ', @class, ' '), ' MuiCard-root ')][1]",
+  );
   const box = await card.boundingBox();
   expect(box?.width).toBeGreaterThan(200);
   expect(box?.width).toBeLessThanOrEqual(400);
@@ -42,9 +46,20 @@ test("signing in goes to / and persists token, actors, methodInformations and cu
   expect(stored.token!.length).toBeGreaterThan(10);
   expect(stored.actors[0]).toMatchObject({ id: actor.id });
   expect(stored.methodInformations.map((method) => method.routing_key)).toEqual(
-    expect.arrayContaining(["send_message", "update_actor", "delete_actor", "publish_activity", "publish_object"]),
+    expect.arrayContaining([
+      "send_message",
+      "update_actor",
+      "delete_actor",
+      "publish_activity",
+      "publish_object",
+    ]),
   );
-  expect(Object.keys(stored).sort()).toEqual(["actors", "currentActor", "methodInformations", "token"]);
+  expect(Object.keys(stored).sort()).toEqual([
+    "actors",
+    "currentActor",
+    "methodInformations",
+    "token",
+  ]);
   expect(stored.currentActor === null || stored.currentActor === actor.id).toBe(true);
 });
 
@@ -59,7 +74,9 @@ test("a wrong password logs 'token is undefined', shows no message and stays on 
   const answered = page.waitForResponse((response) => response.url().endsWith("/fe/signin"));
   await signInForm(page).getByRole("button", { name: "Sign In" }).click();
   expect((await answered).status()).toBe(401);
-  await eventually(() => pageLog(page).some((line) => line.includes("token is undefined"))).toBe(true);
+  await eventually(() => pageLog(page).some((line) => line.includes("token is undefined"))).toBe(
+    true,
+  );
   await page.waitForTimeout(300);
   expect(new URL(page.url()).pathname).toBe("/signin");
   expect(await visibleText(page)).toBe(before);
@@ -74,7 +91,9 @@ test("sign-in sends no Authorization header and every later call carries the bea
   const requests = recordFeRequests(page);
   await signIn(page, account);
   await drawerEntry(page, "Info").waitFor();
-  await eventually(() => requests.filter((r) => r.url().endsWith("/fe/account/info")).length).toBeGreaterThan(0);
+  await eventually(
+    () => requests.filter((r) => r.url().endsWith("/fe/account/info")).length,
+  ).toBeGreaterThan(0);
   const token = (await readUserStorage(page))!.token;
   const signInCall = requests.find((request) => request.url().endsWith("/fe/signin"))!;
   expect(await signInCall.headerValue("authorization")).toBeNull();
@@ -85,7 +104,11 @@ test("sign-in sends no Authorization header and every later call carries the bea
   }
 });
 
-test("Logout clears the token and the current actor and returns to /", async ({ page, account, corral }) => {
+test("Logout clears the token and the current actor and returns to /", async ({
+  page,
+  account,
+  corral,
+}) => {
   const api = await signInApi(corral.url, account.name, account.password);
   await api.createActor("leaving");
   await signIn(page, account);
@@ -100,7 +123,11 @@ test("Logout clears the token and the current actor and returns to /", async ({ 
   await page.getByText("Please login").waitFor();
 });
 
-test("a 401 on the info call clears the token (tokens revoked with the CLI)", async ({ page, account, corral }) => {
+test("a 401 on the info call clears the token (tokens revoked with the CLI)", async ({
+  page,
+  account,
+  corral,
+}) => {
   await signIn(page, account);
   await drawerEntry(page, "Info").waitFor();
   await corral.account("revoke-tokens", account.name);

@@ -23,8 +23,9 @@ type Setup = { api: FeApi; sender: string; receiver: string };
 
 async function signInWithTwoActors(page: Page, corral: Corral, account: Account): Promise<Setup> {
   const api = await signInApi(corral.url, account.name, account.password);
-  const sender = (await api.createActor("sender")).id;
-  const receiver = (await api.createActor("receiver")).id;
+  // Handles are unique per server, and every test here has its own account.
+  const sender = (await api.createActor(`s_${account.name}`)).id;
+  const receiver = (await api.createActor(`r_${account.name}`)).id;
   await signIn(page, account);
   await drawerEntry(page, "Incoming").waitFor();
   return { api, sender, receiver };
@@ -36,14 +37,23 @@ function messageTrees(page: Page) {
 }
 
 async function causeErrors({ api, sender }: Setup, count: number): Promise<void> {
-  for (let index = 0; index < count; index++) await api.trigger(`no_such_method_${index}`, { actor: sender });
+  for (let index = 0; index < count; index++)
+    await api.trigger(`no_such_method_${index}`, { actor: sender });
 }
 
 async function sendActivities({ api, sender, receiver }: Setup, types: string[]): Promise<void> {
-  for (const type of types) await api.trigger("send_message", { actor: sender, data: buildActivity(type, sender, receiver) });
+  for (const type of types)
+    await api.trigger("send_message", {
+      actor: sender,
+      data: buildActivity(type, sender, receiver),
+    });
 }
 
-test("the drawer badges count each stream's messages as they arrive", async ({ page, account, corral }) => {
+test("the drawer badges count each stream's messages as they arrive", async ({
+  page,
+  account,
+  corral,
+}) => {
   const setup = await signInWithTwoActors(page, corral, account);
   for (const stream of ["Incoming", "Outgoing", "Error"] as const) {
     await eventually(() => badgeCount(page, stream)).toBe(0);
@@ -111,16 +121,20 @@ test("Reset empties only that stream, and a filter whose type disappeared return
   await page.getByText("Nothing to display").waitFor();
   await eventually(() => badgeCount(page, "Outgoing")).toBe(0);
   expect(await badgeCount(page, "Error")).toBe(1);
-  await eventually(() => page.getByRole("combobox", { name: "Select Type of Activity" }).innerText()).toBe(
-    "Don't filter",
-  );
+  await eventually(() =>
+    page.getByRole("combobox", { name: "Select Type of Activity" }).innerText(),
+  ).toBe("Don't filter");
   // New messages after the reset are shown unfiltered.
   await sendActivities(setup, ["Like"]);
   await eventually(() => messageTrees(page).count()).toBe(1);
   await page.getByText('"Like"').first().waitFor();
 });
 
-test("messages are kept across a reload, without being doubled", async ({ page, account, corral }) => {
+test("messages are kept across a reload, without being doubled", async ({
+  page,
+  account,
+  corral,
+}) => {
   const setup = await signInWithTwoActors(page, corral, account);
   await openFromDrawer(page, "Error");
   await causeErrors(setup, 3);
@@ -137,12 +151,19 @@ test("messages are kept across a reload, without being doubled", async ({ page, 
   expect(await messageTrees(page).count()).toBe(4);
 });
 
-test("each stream is requested as text/event-stream with the bearer header", async ({ page, account, corral }) => {
+test("each stream is requested as text/event-stream with the bearer header", async ({
+  page,
+  account,
+  corral,
+}) => {
   const requests = recordFeRequests(page);
   await signInWithTwoActors(page, corral, account);
-  const token = JSON.parse((await page.evaluate(() => localStorage.getItem("user-storage")))!).state.token;
+  const token = JSON.parse((await page.evaluate(() => localStorage.getItem("user-storage")))!).state
+    .token;
   for (const type of ["incoming", "outgoing", "error"]) {
-    await eventually(() => requests.some((r) => r.url().endsWith(`/fe/account/stream/${type}`))).toBe(true);
+    await eventually(() =>
+      requests.some((r) => r.url().endsWith(`/fe/account/stream/${type}`)),
+    ).toBe(true);
     const request = requests.find((r) => r.url().endsWith(`/fe/account/stream/${type}`))!;
     expect(request.method()).toBe("GET");
     expect(await request.headerValue("accept")).toBe("text/event-stream");
@@ -162,7 +183,9 @@ test("the side panel with Reset and the filter is 240 px wide and stays in view 
   const reset = page.getByRole("button", { name: "Reset" });
   const panel = page.getByRole("complementary").filter({ has: reset });
   expect((await panel.boundingBox())?.width).toBe(240);
-  await eventually(() => page.evaluate(() => document.documentElement.scrollHeight > window.innerHeight * 2)).toBe(true);
+  await eventually(() =>
+    page.evaluate(() => document.documentElement.scrollHeight > window.innerHeight * 2),
+  ).toBe(true);
   await page.mouse.move(640, 450);
   await page.mouse.wheel(0, 1500);
   await eventually(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(1000);

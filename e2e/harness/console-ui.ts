@@ -18,15 +18,22 @@ export function eventually<T>(check: () => T | Promise<T>, timeout = WAIT_MS) {
 export function streamsConnected(page: Page): Promise<unknown> {
   return Promise.all(
     ["incoming", "outgoing", "error"].map((type) =>
-      page.waitForResponse((response) => response.url().endsWith(`/fe/account/stream/${type}`), { timeout: 15_000 }),
+      page.waitForResponse((response) => response.url().endsWith(`/fe/account/stream/${type}`), {
+        timeout: 15_000,
+      }),
     ),
   );
 }
 
 /** Signs in through the form and waits until the Info page shows the account and streams run. */
-export async function signIn(page: Page, account: Account, options = { awaitStreams: true }): Promise<void> {
+export async function signIn(
+  page: Page,
+  account: Account,
+  options = { awaitStreams: true },
+): Promise<void> {
   await page.goto("/signin");
   const connected = options.awaitStreams ? streamsConnected(page) : null;
+  connected?.catch(() => {}); // awaited below; a failure before then must not go unhandled
   await page.getByRole("textbox", { name: "Name" }).fill(account.name);
   await page.getByLabel("Password").fill(account.password);
   await signInForm(page).getByRole("button", { name: "Sign In" }).click();
@@ -76,12 +83,17 @@ export function drawerEntry(page: Page, label: string): Locator {
 /** Goes to a screen the way a person does, through the drawer (the page and its streams stay). */
 export async function openFromDrawer(page: Page, label: string): Promise<void> {
   await drawerEntry(page, label).click();
-  const path = { Info: "/", Lookup: "/lookup", Perform: "/perform" }[label] ?? `/stream/${label.toLowerCase()}`;
+  const path =
+    { Info: "/", Lookup: "/lookup", Perform: "/perform" }[label] ??
+    `/stream/${label.toLowerCase()}`;
   await page.waitForURL((url) => url.pathname === path);
 }
 
 /** The number on a stream entry's badge (an empty or hidden badge reads as 0). */
-export async function badgeCount(page: Page, label: "Incoming" | "Outgoing" | "Error"): Promise<number> {
+export async function badgeCount(
+  page: Page,
+  label: "Incoming" | "Outgoing" | "Error",
+): Promise<number> {
   const text = (await drawerEntry(page, label).textContent()) ?? "";
   const match = /(\d+)\+?\s*$/.exec(text.replace(label, ""));
   return match ? Number(match[1]) : 0;
@@ -90,7 +102,9 @@ export async function badgeCount(page: Page, label: "Incoming" | "Outgoing" | "E
 /** The top bar's Sign In control, shown while signed out (a link styled as a button). */
 export function signInControl(page: Page): Locator {
   const bar = topBar(page);
-  return bar.getByRole("button", { name: "Sign In" }).or(bar.getByRole("link", { name: "Sign In" }));
+  return bar
+    .getByRole("button", { name: "Sign In" })
+    .or(bar.getByRole("link", { name: "Sign In" }));
 }
 
 export async function openActorMenu(page: Page): Promise<Locator> {

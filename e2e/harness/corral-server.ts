@@ -70,9 +70,13 @@ export async function startCorral(): Promise<Corral> {
   };
 
   const account = async (...args: string[]) => {
-    const { stdout } = await execFileAsync(NODE, [CLI, "account", ...args, "--database", databaseUrl], {
-      cwd: REPO_ROOT,
-    });
+    const { stdout } = await execFileAsync(
+      NODE,
+      [CLI, "account", ...args, "--database", databaseUrl],
+      {
+        cwd: REPO_ROOT,
+      },
+    );
     return stdout;
   };
 
@@ -103,16 +107,24 @@ function findFreePort(): Promise<number> {
     probe.once("error", fail);
     probe.listen(0, "127.0.0.1", () => {
       const address = probe.address();
-      probe.close(() => (typeof address === "object" && address ? done(address.port) : fail(new Error("no port"))));
+      probe.close(() =>
+        typeof address === "object" && address ? done(address.port) : fail(new Error("no port")),
+      );
     });
   });
 }
 
-async function waitUntilAnswering(url: string, child: ChildProcess, output: () => string): Promise<void> {
+async function waitUntilAnswering(
+  url: string,
+  child: ChildProcess,
+  output: () => string,
+): Promise<void> {
   const deadline = Date.now() + START_TIMEOUT_MS;
   while (Date.now() < deadline) {
     if (child.exitCode !== null || child.signalCode !== null) {
-      throw new Error(`corral serve exited (${child.exitCode ?? child.signalCode}) before answering:\n${output()}`);
+      throw new Error(
+        `corral serve exited (${child.exitCode ?? child.signalCode}) before answering:\n${output()}`,
+      );
     }
     try {
       // Any HTTP answer will do (401 without a token): the server is listening and routing.
@@ -123,5 +135,7 @@ async function waitUntilAnswering(url: string, child: ChildProcess, output: () =
     }
   }
   child.kill("SIGKILL");
-  throw new Error(`corral serve did not answer on ${url} within ${START_TIMEOUT_MS} ms:\n${output()}`);
+  throw new Error(
+    `corral serve did not answer on ${url} within ${START_TIMEOUT_MS} ms:\n${output()}`,
+  );
 }

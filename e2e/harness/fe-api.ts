@@ -23,7 +23,8 @@ async function callJson(url: string, init: RequestInit): Promise<unknown> {
     headers: { "Content-Type": "application/json", ...(init.headers as Record<string, string>) },
   });
   const text = await response.text();
-  if (!response.ok) throw new Error(`${init.method ?? "GET"} ${url} answered ${response.status}: ${text}`);
+  if (!response.ok)
+    throw new Error(`${init.method ?? "GET"} ${url} answered ${response.status}: ${text}`);
   return text ? JSON.parse(text) : null;
 }
 
@@ -33,14 +34,19 @@ export async function signInApi(serverUrl: string, name: string, password: strin
     body: JSON.stringify({ name, password }),
   })) as { token: string };
   const auth = { Authorization: `Bearer ${token}` };
-  const info = () => callJson(`${serverUrl}/fe/account/info`, { headers: auth }) as Promise<AccountInfo>;
+  const info = () =>
+    callJson(`${serverUrl}/fe/account/info`, { headers: auth }) as Promise<AccountInfo>;
   return {
     token,
     info,
     async createActor(handle) {
       const { baseUrls } = await info();
       const body = JSON.stringify({ baseUrl: baseUrls[0], handle });
-      return (await callJson(`${serverUrl}/fe/account/create`, { method: "POST", headers: auth, body })) as {
+      return (await callJson(`${serverUrl}/fe/account/create`, {
+        method: "POST",
+        headers: auth,
+        body,
+      })) as {
         id: string;
       };
     },

@@ -19,24 +19,34 @@ export type Account = { name: string; password: string };
  * browser context and a fresh account per test so that no test sees another's state.
  */
 export const test = base
+  // Vitest reads a fixture's dependencies from its destructuring pattern: none here.
+  // eslint-disable-next-line no-empty-pattern
   .extend("browser", { scope: "file" }, async ({}, { onCleanup }): Promise<Browser> => {
     const browser = await launchChromium();
     onCleanup(() => browser.close());
     return browser;
   })
+  // eslint-disable-next-line no-empty-pattern
   .extend("corral", { scope: "file" }, async ({}, { onCleanup }): Promise<Corral> => {
     const corral = await startCorral();
     onCleanup(() => corral.dispose());
     return corral;
   })
-  .extend("accounts", { scope: "file" }, async ({ corral }, { onCleanup }): Promise<AccountSupply> => {
-    const supply = createAccountSupply(corral);
-    onCleanup(() => supply.drain());
-    return supply;
-  })
+  .extend(
+    "accounts",
+    { scope: "file" },
+    async ({ corral }, { onCleanup }): Promise<AccountSupply> => {
+      const supply = createAccountSupply(corral);
+      onCleanup(() => supply.drain());
+      return supply;
+    },
+  )
   .extend("account", async ({ accounts }): Promise<Account> => accounts.take())
   .extend("page", async ({ browser, corral, task }, { onCleanup }): Promise<Page> => {
-    const context = await browser.newContext({ baseURL: corral.url, viewport: { width: 1280, height: 900 } });
+    const context = await browser.newContext({
+      baseURL: corral.url,
+      viewport: { width: 1280, height: 900 },
+    });
     context.setDefaultTimeout(10_000);
     const page = await context.newPage();
     const log: string[] = [];
@@ -88,11 +98,24 @@ export async function newPage(context: BrowserContext): Promise<Page> {
   return context.newPage();
 }
 
-async function saveArtifacts(task: { name: string; file?: { name: string } }, page: Page, log: string[], corral: Corral) {
+async function saveArtifacts(
+  task: { name: string; file?: { name: string } },
+  page: Page,
+  log: string[],
+  corral: Corral,
+) {
   mkdirSync(ARTIFACTS, { recursive: true });
   const file = basename(task.file?.name ?? "e2e").replace(/\.e2e\.ts$/, "");
   const stem = join(ARTIFACTS, `${file}--${task.name.replace(/[^a-zA-Z0-9]+/g, "-").slice(0, 80)}`);
   await page.screenshot({ path: `${stem}.png`, fullPage: true }).catch(() => {});
-  const text = [`url: ${page.url()}`, "", "page console:", ...log, "", "server output:", corral.output()];
+  const text = [
+    `url: ${page.url()}`,
+    "",
+    "page console:",
+    ...log,
+    "",
+    "server output:",
+    corral.output(),
+  ];
   writeFileSync(`${stem}.log`, text.join("\n"));
 }
