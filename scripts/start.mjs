@@ -3,6 +3,8 @@
 // Extra arguments go to `corral serve`: npm start -- --port 8080
 
 import { spawn, spawnSync } from "node:child_process";
+import console from "node:console";
+import process from "node:process";
 import { readdirSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -27,7 +29,9 @@ function newestChange(path) {
 function needsBuild() {
   const built = newestChange(builtIndex);
   if (built === 0) return "the console has not been built yet";
-  const sources = ["src", "index.html", "vite.config.ts", "package.json", "public"].map((p) => newestChange(join(consoleDir, p)));
+  const sources = ["src", "index.html", "vite.config.ts", "package.json", "public"].map((p) =>
+    newestChange(join(consoleDir, p)),
+  );
   return Math.max(...sources) > built ? "the console sources changed since the last build" : null;
 }
 
@@ -37,13 +41,19 @@ if (reason) {
   const npm = process.platform === "win32" ? "npm.cmd" : "npm";
   const build = spawnSync(npm, ["run", "build", "-w", "console"], { cwd: root, stdio: "inherit" });
   if (build.status !== 0) {
-    console.error("corral: the console build failed; serving the API anyway (the console page will say it is missing)");
+    console.error(
+      "corral: the console build failed; serving the API anyway (the console page will say it is missing)",
+    );
   }
 }
 
-const server = spawn(process.execPath, [join(root, "server", "src", "cli.ts"), "serve", ...process.argv.slice(2)], {
-  cwd: root,
-  stdio: "inherit",
-});
+const server = spawn(
+  process.execPath,
+  [join(root, "server", "src", "cli.ts"), "serve", ...process.argv.slice(2)],
+  {
+    cwd: root,
+    stdio: "inherit",
+  },
+);
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
 server.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -22,7 +22,9 @@ export function createApp(services: Services, options: { throttle?: SignInThrott
   app.use(securityHeaders);
   app.route("/fe", createFeApp(services, options));
   app.post("*", (c, next) => routeInbox(services, c, next));
-  app.get("/objects/:id", (c) => handleObjectRequest(services, toBaseUrlRequest(services, c.req.raw)));
+  app.get("/objects/:id", (c) =>
+    handleObjectRequest(services, toBaseUrlRequest(services, c.req.raw)),
+  );
   app.use((c, next) => routeFederation(services, c, next));
   app.get("*", createConsoleHandler(services.config.consoleDir));
   return app;

@@ -39,7 +39,10 @@ const origin = z.string().transform((value, ctx) => {
     return z.NEVER;
   }
   if (!/^https?:$/.test(url.protocol) || (url.pathname !== "/" && url.pathname !== "")) {
-    ctx.addIssue({ code: "custom", message: `"${value}" must be an http(s) origin without a path` });
+    ctx.addIssue({
+      code: "custom",
+      message: `"${value}" must be an http(s) origin without a path`,
+    });
     return z.NEVER;
   }
   return url.origin;
@@ -97,20 +100,25 @@ export function loadConfig(argv: string[], env: Record<string, string | undefine
   } catch (error) {
     throw new ConfigError(describeParseError(error));
   }
-  const envBaseUrls = env.CORRAL_BASE_URLS?.split(",").map((s) => s.trim()).filter(Boolean);
+  const envBaseUrls = env.CORRAL_BASE_URLS?.split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   return parseConfig({
     port: values.port ?? env.PORT ?? 3000,
     host: values.host ?? env.HOST ?? "localhost",
     baseUrls: values["base-url"] ?? envBaseUrls,
     database: values.database ?? env.CORRAL_DATABASE ?? "sqlite:./data/corral.sqlite",
     allowPrivateAddresses:
-      values["allow-private-addresses"] === true || /^(1|true|yes)$/i.test(env.CORRAL_ALLOW_PRIVATE_ADDRESSES ?? ""),
+      values["allow-private-addresses"] === true ||
+      /^(1|true|yes)$/i.test(env.CORRAL_ALLOW_PRIVATE_ADDRESSES ?? ""),
     upstream: values.upstream ?? (env.CORRAL_UPSTREAM || null),
   });
 }
 
 /** Completes a partial configuration (from tests or loadConfig) with defaults and validates it. */
-export function parseConfig(input: Partial<Omit<Config, "port">> & { port?: number | string }): Config {
+export function parseConfig(
+  input: Partial<Omit<Config, "port">> & { port?: number | string },
+): Config {
   const result = schema.safeParse({
     port: 3000,
     host: "localhost",
@@ -153,7 +161,14 @@ function describeParseError(error: unknown): string {
 export type Command =
   | { command: "serve"; config: Config }
   | { command: "help" }
-  | { command: "account new"; database: string; name: string; password: string; admin: boolean; permissions: string[] }
+  | {
+      command: "account new";
+      database: string;
+      name: string;
+      password: string;
+      admin: boolean;
+      permissions: string[];
+    }
   | { command: "account list"; database: string }
   | { command: "account delete" | "account revoke-tokens"; database: string; name: string }
   | { command: "account password"; database: string; name: string; password: string };
@@ -173,14 +188,20 @@ const accountArity: Record<string, string[]> = {
 /** Reads the whole command line: which command, and its validated options. Throws ConfigError. */
 export function parseCommandLine(argv: string[], env: Record<string, string | undefined>): Command {
   const [command, ...rest] = argv;
-  if (command === undefined || command === "help" || command === "--help" || command === "-h") return { command: "help" };
+  if (command === undefined || command === "help" || command === "--help" || command === "-h")
+    return { command: "help" };
   if (command === "serve") return { command: "serve", config: loadConfig(rest, env) };
-  if (command !== "account") throw new ConfigError(`unknown command "${command}"; try: corral help`);
+  if (command !== "account")
+    throw new ConfigError(`unknown command "${command}"; try: corral help`);
   let parsed;
   try {
     parsed = parseArgs({
       args: rest,
-      options: { database: { type: "string" }, admin: { type: "boolean" }, permission: { type: "string", multiple: true } },
+      options: {
+        database: { type: "string" },
+        admin: { type: "boolean" },
+        permission: { type: "string", multiple: true },
+      },
       strict: true,
       allowPositionals: true,
     });
@@ -189,24 +210,39 @@ export function parseCommandLine(argv: string[], env: Record<string, string | un
   }
   const [action, ...args] = parsed.positionals;
   const expected = action === undefined ? undefined : accountArity[action];
-  if (!expected) throw new ConfigError(`account needs one of: ${Object.keys(accountArity).join(", ")}`);
+  if (!expected)
+    throw new ConfigError(`account needs one of: ${Object.keys(accountArity).join(", ")}`);
   if (args.length !== expected.length) {
-    throw new ConfigError(`usage: corral account ${action}${expected.map((a) => ` ${a}`).join("")}`);
+    throw new ConfigError(
+      `usage: corral account ${action}${expected.map((a) => ` ${a}`).join("")}`,
+    );
   }
   if (action !== "new" && (parsed.values.admin || parsed.values.permission)) {
     throw new ConfigError(`--admin and --permission belong to "account new"`);
   }
   const database = parsed.values.database ?? env.CORRAL_DATABASE ?? "sqlite:./data/corral.sqlite";
-  if (!/^(sqlite:|postgres(ql)?:\/\/)/.test(database)) throw new ConfigError(`--database: must be sqlite:PATH or postgres://…`);
+  if (!/^(sqlite:|postgres(ql)?:\/\/)/.test(database))
+    throw new ConfigError(`--database: must be sqlite:PATH or postgres://…`);
   const [name = "", second = ""] = args;
   switch (action) {
     case "new":
-      return { command: "account new", database, name, password: second, admin: parsed.values.admin ?? false, permissions: parsed.values.permission ?? [] };
+      return {
+        command: "account new",
+        database,
+        name,
+        password: second,
+        admin: parsed.values.admin ?? false,
+        permissions: parsed.values.permission ?? [],
+      };
     case "list":
       return { command: "account list", database };
     case "password":
       return { command: "account password", database, name, password: second };
     default:
-      return { command: action === "delete" ? "account delete" : "account revoke-tokens", database, name };
+      return {
+        command: action === "delete" ? "account delete" : "account revoke-tokens",
+        database,
+        name,
+      };
   }
 }

@@ -6,7 +6,12 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { getRequestListener } from "@hono/node-server";
 import { SqliteKvStore } from "@fedify/sqlite";
-import { countAccounts, createAccount, createSignInThrottle, type SignInThrottle } from "./accounts/index.ts";
+import {
+  countAccounts,
+  createAccount,
+  createSignInThrottle,
+  type SignInThrottle,
+} from "./accounts/index.ts";
 import { createApp, createProxyApp } from "./app.ts";
 import { parseConfig, type Config } from "./config.ts";
 import { openDatabase, type OpenDatabase } from "./db/open.ts";
@@ -29,12 +34,15 @@ export async function startServer(input: ServerInput): Promise<RunningServer> {
   const { throttle, ...rest } = input;
   const config = parseConfig(rest);
   const opened = await openDatabase(config.database).catch((error: Error) => {
-    throw new Error(`cannot open database ${config.database}: ${error.message}`);
+    throw new Error(`cannot open database ${config.database}: ${error.message}`, { cause: error });
   });
   let server: Server | undefined;
   let worker: { stop(): Promise<void> } | undefined;
   try {
-    let handle: (req: Parameters<Parameters<typeof createServer>[1] & {}>[0], res: never) => void = () => {};
+    let handle: (
+      req: Parameters<Parameters<typeof createServer>[1] & {}>[0],
+      res: never,
+    ) => void = () => {};
     server = createServer((req, res) => handle(req, res as never));
     const port = await listen(server, config.port, config.host);
     const url = `http://${displayHost(config.host)}:${port}`;
@@ -64,7 +72,9 @@ export async function startServer(input: ServerInput): Promise<RunningServer> {
 }
 
 /** Proxy mode: the console and /fe forwarded to `config.upstream`; no database. */
-export async function startProxyServer(input: Partial<Config> & { upstream: string }): Promise<{ url: string; close(): Promise<void> }> {
+export async function startProxyServer(
+  input: Partial<Config> & { upstream: string },
+): Promise<{ url: string; close(): Promise<void> }> {
   const config = parseConfig({ ...input, database: input.database ?? "sqlite::memory:" });
   const app = createProxyApp(config);
   const server = createServer(getRequestListener(app.fetch));
@@ -77,7 +87,10 @@ async function buildServices(config: Config, opened: OpenDatabase): Promise<Serv
   // file). PostgreSQL: the KV store on the shared pool, and LISTEN/NOTIFY across processes.
   const kv = opened.sqlite ? new SqliteKvStore(opened.sqlite) : new PostgresKvStore(opened.db);
   const bus = opened.sqlite ? createMemoryBus() : await createPostgresBus(config.database);
-  const federation = createCorralFederation({ kv, allowPrivateAddress: config.allowPrivateAddresses });
+  const federation = createCorralFederation({
+    kv,
+    allowPrivateAddress: config.allowPrivateAddresses,
+  });
   const events = createEventLog(opened.db, bus, { cap: config.streamCap });
   return { config, db: opened.db, events, federation, bus };
 }
@@ -91,9 +104,12 @@ function listen(server: Server, port: number, host: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const onError = (error: NodeJS.ErrnoException) => {
       server.off("listening", onListening);
-      if (error.code === "EADDRINUSE") reject(new Error(`port ${port} on ${host} is already in use`));
-      else if (error.code === "EACCES") reject(new Error(`no permission to listen on port ${port}`));
-      else if (error.code === "ENOTFOUND" || error.code === "EADDRNOTAVAIL") reject(new Error(`cannot listen on host "${host}"`));
+      if (error.code === "EADDRINUSE")
+        reject(new Error(`port ${port} on ${host} is already in use`));
+      else if (error.code === "EACCES")
+        reject(new Error(`no permission to listen on port ${port}`));
+      else if (error.code === "ENOTFOUND" || error.code === "EADDRNOTAVAIL")
+        reject(new Error(`cannot listen on host "${host}"`));
       else reject(error);
     };
     const onListening = () => {
@@ -148,5 +164,7 @@ async function ensureOperator(services: Services) {
   const created = await createAccount(services.db, { name: "operator", password, admin: true });
   if (!created.ok) return; // another process made the first account meanwhile
   console.log(`Created the admin account "operator" with password: ${password}`);
-  console.log("This password is shown only once; change it with: npm run corral -- account password operator NEW");
+  console.log(
+    "This password is shown only once; change it with: npm run corral -- account password operator NEW",
+  );
 }

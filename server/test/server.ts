@@ -8,7 +8,13 @@ export type TestServer = RunningServer;
 
 /** A server on 127.0.0.1, a random port and (unless given) a fresh database file. */
 export function startTestServer(input: Partial<ServerInput> = {}): Promise<TestServer> {
-  return startServer({ host: "127.0.0.1", port: 0, allowPrivateAddresses: true, ...input, database: input.database ?? freshDatabaseUrl() });
+  return startServer({
+    host: "127.0.0.1",
+    port: 0,
+    allowPrivateAddresses: true,
+    ...input,
+    database: input.database ?? freshDatabaseUrl(),
+  });
 }
 
 export async function addAccount(
@@ -17,13 +23,22 @@ export async function addAccount(
   password = `${name}-password`,
   options: { admin?: boolean; permissions?: string[] } = {},
 ) {
-  const result = await createAccount(server.services.db, { name, password, admin: options.admin ?? true, ...options });
+  const result = await createAccount(server.services.db, {
+    name,
+    password,
+    admin: options.admin ?? true,
+    ...options,
+  });
   if (!result.ok) throw new Error(`account ${name}: ${result.error}`);
   return result.account;
 }
 
 /** Signs in over HTTP and returns the bearer token. */
-export async function signIn(server: TestServer, name: string, password = `${name}-password`): Promise<string> {
+export async function signIn(
+  server: TestServer,
+  name: string,
+  password = `${name}-password`,
+): Promise<string> {
   const response = await fetch(`${server.url}/fe/signin`, {
     method: "POST",
     headers: { "Content-Type": "application/json" },
@@ -33,21 +48,42 @@ export async function signIn(server: TestServer, name: string, password = `${nam
   return ((await response.json()) as { token: string }).token;
 }
 
+/** A Response whose JSON tests may inspect freely. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type TestResponse = Omit<Response, "json"> & { json(): Promise<any> };
+
 /** A fetch of /fe/PATH with the bearer token and a JSON body. */
-export function fe(server: TestServer, token: string | null, path: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}) {
+export function fe(
+  server: TestServer,
+  token: string | null,
+  path: string,
+  init: { method?: string; body?: unknown; headers?: Record<string, string> } = {},
+): Promise<TestResponse> {
   const headers: Record<string, string> = { ...init.headers };
   if (token) headers.Authorization = `Bearer ${token}`;
   if (init.body !== undefined) headers["Content-Type"] = "application/json";
   return fetch(`${server.url}/fe${path}`, {
     method: init.method ?? (init.body === undefined ? "GET" : "POST"),
     headers,
-    body: init.body === undefined ? undefined : typeof init.body === "string" ? init.body : JSON.stringify(init.body),
-  });
+    body:
+      init.body === undefined
+        ? undefined
+        : typeof init.body === "string"
+          ? init.body
+          : JSON.stringify(init.body),
+  }) as Promise<TestResponse>;
 }
 
 /** Creates an actor through the API and returns its document. */
-export async function addActor(server: TestServer, token: string, handle?: string): Promise<{ id: string } & Record<string, unknown>> {
-  const response = await fe(server, token, "/account/create", { body: { baseUrl: server.url, handle } });
-  if (response.status !== 201) throw new Error(`create answered ${response.status}: ${await response.text()}`);
+export async function addActor(
+  server: TestServer,
+  token: string,
+  handle?: string,
+): Promise<{ id: string } & Record<string, unknown>> {
+  const response = await fe(server, token, "/account/create", {
+    body: { baseUrl: server.url, handle },
+  });
+  if (response.status !== 201)
+    throw new Error(`create answered ${response.status}: ${await response.text()}`);
   return (await response.json()) as { id: string };
 }

@@ -19,7 +19,10 @@ export interface SseConnection {
   close(): void;
 }
 
-export async function openSse(url: string, headers: Record<string, string>): Promise<SseConnection> {
+export async function openSse(
+  url: string,
+  headers: Record<string, string>,
+): Promise<SseConnection> {
   const controller = new AbortController();
   const response = await fetch(url, { headers, signal: controller.signal });
   const frames: SseFrame[] = [];
@@ -56,7 +59,9 @@ export async function openSse(url: string, headers: Record<string, string>): Pro
       };
       const timer = setTimeout(() => {
         waiters.delete(check);
-        reject(new Error(`no matching frame within ${timeoutMs} ms; got ${JSON.stringify(frames)}`));
+        reject(
+          new Error(`no matching frame within ${timeoutMs} ms; got ${JSON.stringify(frames)}`),
+        );
       }, timeoutMs);
       waiters.add(check);
       check();

@@ -6,13 +6,23 @@ import { createAccount, deleteAccount, listAccounts, setPassword } from "./accou
 import { revokeTokens } from "./tokens.ts";
 
 export type AccountCommand =
-  | { command: "account new"; database: string; name: string; password: string; admin: boolean; permissions: string[] }
+  | {
+      command: "account new";
+      database: string;
+      name: string;
+      password: string;
+      admin: boolean;
+      permissions: string[];
+    }
   | { command: "account list"; database: string }
   | { command: "account delete" | "account revoke-tokens"; database: string; name: string }
   | { command: "account password"; database: string; name: string; password: string };
 
 /** Runs one account command; a failure the user can fix is thrown as an Error with one line. */
-export async function runAccountCommand(command: AccountCommand, print: (line: string) => void = console.log): Promise<void> {
+export async function runAccountCommand(
+  command: AccountCommand,
+  print: (line: string) => void = console.log,
+): Promise<void> {
   const db = await openStore(command.database);
   try {
     await run(db, command, print);
@@ -37,18 +47,23 @@ async function run(db: Db, command: AccountCommand, print: (line: string) => voi
       const accounts = await listAccounts(db);
       if (accounts.length === 0) print("no accounts");
       for (const a of accounts) {
-        const notes = [a.admin ? "admin" : "", a.permissions.length ? `permissions: ${a.permissions.join(", ")}` : ""].filter(Boolean);
+        const notes = [
+          a.admin ? "admin" : "",
+          a.permissions.length ? `permissions: ${a.permissions.join(", ")}` : "",
+        ].filter(Boolean);
         print(notes.length ? `${a.name} (${notes.join("; ")})` : a.name);
       }
       return;
     }
     case "account delete":
-      if (!(await deleteAccount(db, command.name))) throw new Error(`no account named "${command.name}"`);
+      if (!(await deleteAccount(db, command.name)))
+        throw new Error(`no account named "${command.name}"`);
       print(`deleted account ${command.name}`);
       return;
     case "account password":
       if (command.password.length === 0) throw new Error("the password must not be empty");
-      if (!(await setPassword(db, command.name, command.password))) throw new Error(`no account named "${command.name}"`);
+      if (!(await setPassword(db, command.name, command.password)))
+        throw new Error(`no account named "${command.name}"`);
       print(`changed the password of ${command.name}; its tokens are revoked`);
       return;
     case "account revoke-tokens": {
@@ -65,6 +80,6 @@ export async function openStore(url: string): Promise<Db> {
   try {
     return (await openDatabase(url)).db;
   } catch (error) {
-    throw new Error(`cannot open database ${url}: ${(error as Error).message}`);
+    throw new Error(`cannot open database ${url}: ${(error as Error).message}`, { cause: error });
   }
 }

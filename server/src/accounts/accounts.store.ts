@@ -29,7 +29,8 @@ const toAccount = (row: RawAccount): Account => ({
   createdAt: Number(row.created_at),
 });
 
-export type CreateAccountResult = { ok: true; account: Account } | { ok: false; error: "invalid-name" | "name-taken" };
+export type CreateAccountResult =
+  { ok: true; account: Account } | { ok: false; error: "invalid-name" | "name-taken" };
 
 export async function createAccount(
   db: Db,
@@ -60,8 +61,13 @@ export async function findAccountById(db: Db, id: number): Promise<Account | und
 }
 
 /** The stored password hash of an account, for sign-in. */
-export async function findPasswordHash(db: Db, name: string): Promise<{ id: number; hash: string } | undefined> {
-  const row = await db.get<RawAccount>(`SELECT id, password_hash FROM accounts WHERE name = ?`, [name]);
+export async function findPasswordHash(
+  db: Db,
+  name: string,
+): Promise<{ id: number; hash: string } | undefined> {
+  const row = await db.get<RawAccount>(`SELECT id, password_hash FROM accounts WHERE name = ?`, [
+    name,
+  ]);
   return row && { id: Number(row.id), hash: row.password_hash };
 }
 
@@ -70,7 +76,9 @@ export async function listAccounts(db: Db): Promise<Account[]> {
 }
 
 export async function countAccounts(db: Db): Promise<number> {
-  return Number((await db.get<{ n: number | bigint }>(`SELECT COUNT(*) AS n FROM accounts`))?.n ?? 0);
+  return Number(
+    (await db.get<{ n: number | bigint }>(`SELECT COUNT(*) AS n FROM accounts`))?.n ?? 0,
+  );
 }
 
 /**
@@ -82,11 +90,10 @@ export async function deleteAccount(db: Db, name: string): Promise<boolean> {
   if (!account) return false;
   await db.transaction(async (tx) => {
     const now = Date.now();
-    await tx.run(`UPDATE actors SET deleted_at = ?, updated_at = ?, account_id = NULL WHERE account_id = ?`, [
-      now,
-      now,
-      account.id,
-    ]);
+    await tx.run(
+      `UPDATE actors SET deleted_at = ?, updated_at = ?, account_id = NULL WHERE account_id = ?`,
+      [now, now, account.id],
+    );
     await tx.run(`DELETE FROM tokens WHERE account_id = ?`, [account.id]);
     await tx.run(`DELETE FROM events WHERE account_id = ?`, [account.id]);
     await tx.run(`DELETE FROM accounts WHERE id = ?`, [account.id]);

@@ -34,9 +34,13 @@ export function createSignInThrottle(
   };
   return {
     retryAfter: (name, address) =>
-      Math.max(wait(`name:${name}`, options.maxPerName), wait(`addr:${address}`, options.maxPerAddress)),
+      Math.max(
+        wait(`name:${name}`, options.maxPerName),
+        wait(`addr:${address}`, options.maxPerAddress),
+      ),
     recordFailure(name, address) {
-      for (const key of [`name:${name}`, `addr:${address}`]) failures.set(key, [...recent(key), now()]);
+      for (const key of [`name:${name}`, `addr:${address}`])
+        failures.set(key, [...recent(key), now()]);
     },
     recordSuccess(name) {
       failures.delete(`name:${name}`);

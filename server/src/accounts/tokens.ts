@@ -10,12 +10,10 @@ const hashToken = (token: string) => createHash("sha256").update(token).digest("
 export async function issueToken(db: Db, accountId: number, ttlMs: number): Promise<string> {
   const token = randomBytes(32).toString("base64url");
   const now = Date.now();
-  await db.run(`INSERT INTO tokens (hash, account_id, created_at, expires_at) VALUES (?, ?, ?, ?)`, [
-    hashToken(token),
-    accountId,
-    now,
-    now + ttlMs,
-  ]);
+  await db.run(
+    `INSERT INTO tokens (hash, account_id, created_at, expires_at) VALUES (?, ?, ?, ?)`,
+    [hashToken(token), accountId, now, now + ttlMs],
+  );
   return token;
 }
 
@@ -27,7 +25,8 @@ export async function checkToken(db: Db, token: string): Promise<TokenCheck> {
     [hashToken(token)],
   );
   if (!row) return { ok: false, reason: "Invalid or revoked token; sign in again" };
-  if (Number(row.expires_at) <= Date.now()) return { ok: false, reason: "Token expired; sign in again" };
+  if (Number(row.expires_at) <= Date.now())
+    return { ok: false, reason: "Token expired; sign in again" };
   const account = await findAccountById(db, Number(row.account_id));
   if (!account) return { ok: false, reason: "Account no longer exists" };
   return { ok: true, account };
@@ -35,7 +34,9 @@ export async function checkToken(db: Db, token: string): Promise<TokenCheck> {
 
 /** Revokes every token of an account; returns how many there were, or null for an unknown name. */
 export async function revokeTokens(db: Db, name: string): Promise<number | null> {
-  const row = await db.get<{ id: number | bigint }>(`SELECT id FROM accounts WHERE name = ?`, [name]);
+  const row = await db.get<{ id: number | bigint }>(`SELECT id FROM accounts WHERE name = ?`, [
+    name,
+  ]);
   if (!row) return null;
   return (await db.run(`DELETE FROM tokens WHERE account_id = ?`, [row.id])).changes;
 }

@@ -24,7 +24,12 @@ export async function generateActorKeyColumns(): Promise<ActorKeyColumns> {
     // Fedify's generateCryptoKeyPair makes 4096-bit RSA keys; 2048 bits is what the fediverse
     // uses and signs several times faster.
     crypto.subtle.generateKey(
-      { name: "RSASSA-PKCS1-v1_5", modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]), hash: "SHA-256" },
+      {
+        name: "RSASSA-PKCS1-v1_5",
+        modulusLength: 2048,
+        publicExponent: new Uint8Array([1, 0, 1]),
+        hash: "SHA-256",
+      },
       true,
       ["sign", "verify"],
     ),

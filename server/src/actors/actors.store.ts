@@ -76,12 +76,22 @@ export async function listIdentifiers(db: Db, actorId: string): Promise<Identifi
     `SELECT identifier, actor_id, is_primary FROM identifiers WHERE actor_id = ? ORDER BY is_primary DESC, created_at, identifier`,
     [actorId],
   );
-  return rows.map((r) => ({ identifier: r.identifier, actorId: r.actor_id, primary: Number(r.is_primary) === 1 }));
+  return rows.map((r) => ({
+    identifier: r.identifier,
+    actorId: r.actor_id,
+    primary: Number(r.is_primary) === 1,
+  }));
 }
 
 /** The actor an identifier such as `acct:alice@example.com` names, if it is ours. */
-export async function findActorIdByIdentifier(db: Db, identifier: string): Promise<string | undefined> {
-  const row = await db.get<{ actor_id: string }>(`SELECT actor_id FROM identifiers WHERE identifier = ?`, [identifier]);
+export async function findActorIdByIdentifier(
+  db: Db,
+  identifier: string,
+): Promise<string | undefined> {
+  const row = await db.get<{ actor_id: string }>(
+    `SELECT actor_id FROM identifiers WHERE identifier = ?`,
+    [identifier],
+  );
   return row?.actor_id;
 }
 
@@ -90,7 +100,8 @@ export function acctUri(handle: string, baseUrl: string): string {
   return `acct:${handle}@${new URL(baseUrl).host}`;
 }
 
-export type CreateActorResult = { ok: true; actor: ActorRow } | { ok: false; error: "duplicate-identifier" };
+export type CreateActorResult =
+  { ok: true; actor: ActorRow } | { ok: false; error: "duplicate-identifier" };
 
 /** Creates an actor `{baseUrl}/actor/{random}` with fresh keys and, given a handle, its acct: URI. */
 export async function createActor(
@@ -99,7 +110,8 @@ export async function createActor(
 ): Promise<CreateActorResult> {
   const identifier = input.handle ? acctUri(input.handle, input.baseUrl) : null;
   // Cheap check first, so a taken handle does not cost a key generation.
-  if (identifier && (await findActorIdByIdentifier(db, identifier))) return { ok: false, error: "duplicate-identifier" };
+  if (identifier && (await findActorIdByIdentifier(db, identifier)))
+    return { ok: false, error: "duplicate-identifier" };
   const keys = await generateActorKeyColumns();
   const id = `${input.baseUrl}/actor/${randomBytes(16).toString("base64url")}`;
   const now = Date.now();
@@ -125,11 +137,10 @@ export async function createActor(
         ],
       );
       if (identifier) {
-        await tx.run(`INSERT INTO identifiers (identifier, actor_id, is_primary, created_at) VALUES (?, ?, 1, ?)`, [
-          identifier,
-          id,
-          now,
-        ]);
+        await tx.run(
+          `INSERT INTO identifiers (identifier, actor_id, is_primary, created_at) VALUES (?, ?, 1, ?)`,
+          [identifier, id, now],
+        );
       }
     });
   } catch (error) {

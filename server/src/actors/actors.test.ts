@@ -1,7 +1,14 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { Db } from "../db/db.ts";
 import { openFreshDatabase } from "../../test/fresh.ts";
-import { actorDocument, createActor, findActor, listActors, listIdentifiers, loadActorKeys } from "./index.ts";
+import {
+  actorDocument,
+  createActor,
+  findActor,
+  listActors,
+  listIdentifiers,
+  loadActorKeys,
+} from "./index.ts";
 
 let db: Db;
 afterEach(() => db?.close());
@@ -15,10 +22,20 @@ async function setUp() {
 describe("actors", () => {
   it("creates an actor under {baseUrl}/actor/ with an acct: identifier carrying the port", async () => {
     const accountId = await setUp();
-    const result = await createActor(db, { accountId, baseUrl: "http://localhost:3000", handle: "alice", name: "Alice" });
+    const result = await createActor(db, {
+      accountId,
+      baseUrl: "http://localhost:3000",
+      handle: "alice",
+      name: "Alice",
+    });
     if (!result.ok) throw new Error(result.error);
     expect(result.actor.id).toMatch(/^http:\/\/localhost:3000\/actor\/[A-Za-z0-9_-]{22}$/);
-    expect(result.actor).toMatchObject({ accountId, name: "Alice", autoFollow: false, deleted: false });
+    expect(result.actor).toMatchObject({
+      accountId,
+      name: "Alice",
+      autoFollow: false,
+      deleted: false,
+    });
     expect(await listIdentifiers(db, result.actor.id)).toEqual([
       { identifier: "acct:alice@localhost:3000", actorId: result.actor.id, primary: true },
     ]);
@@ -28,11 +45,15 @@ describe("actors", () => {
   it("refuses a handle already taken on the same host", async () => {
     const accountId = await setUp();
     await createActor(db, { accountId, baseUrl: "https://example.com", handle: "bob" });
-    expect(await createActor(db, { accountId, baseUrl: "https://example.com", handle: "bob" })).toEqual({
+    expect(
+      await createActor(db, { accountId, baseUrl: "https://example.com", handle: "bob" }),
+    ).toEqual({
       ok: false,
       error: "duplicate-identifier",
     });
-    expect((await createActor(db, { accountId, baseUrl: "https://other.example", handle: "bob" })).ok).toBe(true);
+    expect(
+      (await createActor(db, { accountId, baseUrl: "https://other.example", handle: "bob" })).ok,
+    ).toBe(true);
   });
 
   it("keeps usable RSA and Ed25519 keys that sign and verify", async () => {
@@ -42,19 +63,31 @@ describe("actors", () => {
     const keys = (await loadActorKeys(db, created.actor.id))!;
     const data = new TextEncoder().encode("hello");
     const rsaSig = await crypto.subtle.sign("RSASSA-PKCS1-v1_5", keys.rsa.privateKey, data);
-    expect(await crypto.subtle.verify("RSASSA-PKCS1-v1_5", keys.rsa.publicKey, rsaSig, data)).toBe(true);
-    expect((keys.rsa.publicKey.algorithm as unknown as { modulusLength: number }).modulusLength).toBe(2048);
+    expect(await crypto.subtle.verify("RSASSA-PKCS1-v1_5", keys.rsa.publicKey, rsaSig, data)).toBe(
+      true,
+    );
+    expect(
+      (keys.rsa.publicKey.algorithm as unknown as { modulusLength: number }).modulusLength,
+    ).toBe(2048);
     const edSig = await crypto.subtle.sign("Ed25519", keys.ed25519.privateKey, data);
     expect(await crypto.subtle.verify("Ed25519", keys.ed25519.publicKey, edSig, data)).toBe(true);
   });
 
   it("publishes a document with endpoints, keys and the handle", async () => {
     const accountId = await setUp();
-    const created = await createActor(db, { accountId, baseUrl: "https://example.com", handle: "carol" });
+    const created = await createActor(db, {
+      accountId,
+      baseUrl: "https://example.com",
+      handle: "carol",
+    });
     if (!created.ok) throw new Error();
     const id = created.actor.id;
     await db.run(`UPDATE actors SET profile = ? WHERE id = ?`, [
-      JSON.stringify({ name: "Carol", summary: "hi", attachment: [{ type: "PropertyValue", name: "k", value: "v" }] }),
+      JSON.stringify({
+        name: "Carol",
+        summary: "hi",
+        attachment: [{ type: "PropertyValue", name: "k", value: "v" }],
+      }),
       id,
     ]);
     const doc = (await actorDocument(db, id))!;
@@ -74,16 +107,23 @@ describe("actors", () => {
       assertionMethod: [{ id: `${id}#ed25519-key`, type: "Multikey", controller: id }],
       attachment: { type: "PropertyValue", name: "k", value: "v" },
     });
-    expect((doc.publicKey as { publicKeyPem: string }).publicKeyPem).toMatch(/^-----BEGIN PUBLIC KEY-----/);
+    expect((doc.publicKey as { publicKeyPem: string }).publicKeyPem).toMatch(
+      /^-----BEGIN PUBLIC KEY-----/,
+    );
   });
 
   it("flags a deleted actor and serialises it as a Tombstone", async () => {
     const accountId = await setUp();
     const created = await createActor(db, { accountId, baseUrl: "https://example.com" });
     if (!created.ok) throw new Error();
-    await db.run(`UPDATE actors SET deleted_at = 5, account_id = NULL WHERE id = ?`, [created.actor.id]);
+    await db.run(`UPDATE actors SET deleted_at = 5, account_id = NULL WHERE id = ?`, [
+      created.actor.id,
+    ]);
     expect(await findActor(db, created.actor.id)).toMatchObject({ deleted: true, accountId: null });
-    expect(await actorDocument(db, created.actor.id)).toMatchObject({ type: "Tombstone", id: created.actor.id });
+    expect(await actorDocument(db, created.actor.id)).toMatchObject({
+      type: "Tombstone",
+      id: created.actor.id,
+    });
     expect(await listActors(db, accountId)).toEqual([]);
   });
 });

@@ -1,4 +1,9 @@
-export { generateActorKeyColumns, loadActorKeys, type ActorKeys, type CryptoKeyPair } from "./actor-keys.ts";
+export {
+  generateActorKeyColumns,
+  loadActorKeys,
+  type ActorKeys,
+  type CryptoKeyPair,
+} from "./actor-keys.ts";
 export {
   acctUri,
   createActor,

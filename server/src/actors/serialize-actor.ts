@@ -56,12 +56,16 @@ export async function serializeActor(
   const Class = actorClasses[profile.type ?? "Person"] ?? Person;
   return new Class({
     id,
-    preferredUsername: acct ? acct.identifier.slice("acct:".length, acct.identifier.lastIndexOf("@")) : null,
+    preferredUsername: acct
+      ? acct.identifier.slice("acct:".length, acct.identifier.lastIndexOf("@"))
+      : null,
     name: profile.name ?? null,
     summary: profile.summary ?? null,
     icon: toImage(profile.icon),
     image: toImage(profile.image),
-    attachments: (profile.attachment ?? []).map((p) => new PropertyValue({ name: p.name, value: p.value })),
+    attachments: (profile.attachment ?? []).map(
+      (p) => new PropertyValue({ name: p.name, value: p.value }),
+    ),
     urls: (profile.url ?? []).map(toLink),
     aliases: (profile.alsoKnownAs ?? []).map((u) => new URL(u)),
     manuallyApprovesFollowers: !actor.autoFollow,
@@ -71,12 +75,17 @@ export async function serializeActor(
     following: uris.following,
     endpoints: new Endpoints({ sharedInbox: uris.sharedInbox }),
     publicKey: new CryptographicKey({ id: uris.mainKey, owner: id, publicKey: keys.rsa.publicKey }),
-    assertionMethods: [new Multikey({ id: uris.ed25519Key, controller: id, publicKey: keys.ed25519.publicKey })],
+    assertionMethods: [
+      new Multikey({ id: uris.ed25519Key, controller: id, publicKey: keys.ed25519.publicKey }),
+    ],
   });
 }
 
 /** The actor's public document as JSON (what remote servers fetch), or undefined if unknown. */
-export async function actorDocument(db: Db, actorOrId: ActorRow | string): Promise<Record<string, unknown> | undefined> {
+export async function actorDocument(
+  db: Db,
+  actorOrId: ActorRow | string,
+): Promise<Record<string, unknown> | undefined> {
   const actor = typeof actorOrId === "string" ? await findActor(db, actorOrId) : actorOrId;
   if (!actor) return undefined;
   const object = await serializeActor(db, actor);
@@ -91,5 +100,9 @@ function toImage(ref: ImageRef | null | undefined): Image | null {
 
 function toLink(url: UrlJson | string): Link | URL {
   if (typeof url === "string") return new URL(url);
-  return new Link({ href: new URL(url.href), mediaType: url.mediaType ?? null, rel: url.rel ?? null });
+  return new Link({
+    href: new URL(url.href),
+    mediaType: url.mediaType ?? null,
+    rel: url.rel ?? null,
+  });
 }

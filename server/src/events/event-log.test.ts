@@ -10,7 +10,9 @@ afterEach(() => db?.close());
 async function setUp(cap = 10_000) {
   ({ db } = await openFreshDatabase());
   for (const name of ["alice", "bob"]) {
-    await db.run(`INSERT INTO accounts (name, password_hash, created_at) VALUES (?, 'x', 0)`, [name]);
+    await db.run(`INSERT INTO accounts (name, password_hash, created_at) VALUES (?, 'x', 0)`, [
+      name,
+    ]);
   }
   const bus = createMemoryBus();
   return { log: createEventLog(db, bus, { cap }), bus };
@@ -24,7 +26,10 @@ describe("event log", () => {
     expect(await log.append(1, "error", { n: 3 })).toBe(1);
     expect(await log.append(2, "incoming", { n: 4 })).toBe(1);
     const events = await log.readAfter(1, "incoming", 0);
-    expect(events.map((e) => [e.seq, JSON.parse(e.data)])).toEqual([[1, { n: 1 }], [2, { n: 2 }]]);
+    expect(events.map((e) => [e.seq, JSON.parse(e.data)])).toEqual([
+      [1, { n: 1 }],
+      [2, { n: 2 }],
+    ]);
     expect(await log.readAfter(1, "incoming", 1)).toHaveLength(1);
     expect(await log.lastSeq(2, "outgoing")).toBe(0);
   });
@@ -41,9 +46,9 @@ describe("event log", () => {
     const { log } = await setUp();
     const seen: Array<BusMessage & { readable: boolean }> = [];
     const stop = log.subscribe((message) => {
-      void log.readAfter(message.accountId, message.stream, message.seq - 1).then((rows) =>
-        seen.push({ ...message, readable: rows.length === 1 }),
-      );
+      void log
+        .readAfter(message.accountId, message.stream, message.seq - 1)
+        .then((rows) => seen.push({ ...message, readable: rows.length === 1 }));
     });
     await log.append(2, "error", { oops: true });
     stop();

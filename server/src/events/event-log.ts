@@ -14,7 +14,12 @@ export interface EventLog {
   /** Stores `data` as the next event of the stream, prunes beyond the cap, fans out; returns the seq. */
   append(accountId: number, stream: StreamName, data: object): Promise<number>;
   /** Events after `afterSeq`, oldest first, at most `limit` (data is the stored JSON text). */
-  readAfter(accountId: number, stream: StreamName, afterSeq: number, limit?: number): Promise<StoredEvent[]>;
+  readAfter(
+    accountId: number,
+    stream: StreamName,
+    afterSeq: number,
+    limit?: number,
+  ): Promise<StoredEvent[]>;
   /** The newest seq of a stream, 0 when empty. */
   lastSeq(accountId: number, stream: StreamName): Promise<number>;
   subscribe(listener: (message: BusMessage) => void): () => void;

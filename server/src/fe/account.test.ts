@@ -12,7 +12,9 @@ describe("GET /fe/account/info", () => {
     server = await startTestServer({ baseUrls: [otherBase] });
     await addAccount(server, "alice");
     const token = await signIn(server, "alice");
-    const created = await fe(server, token, "/account/create", { body: { baseUrl: otherBase, handle: "al", name: "Al" } });
+    const created = await fe(server, token, "/account/create", {
+      body: { baseUrl: otherBase, handle: "al", name: "Al" },
+    });
     const actor = (await created.json()) as { id: string };
     const info = await (await fe(server, token, "/account/info")).json();
     expect(info).toEqual({
@@ -35,9 +37,14 @@ describe("GET /fe/account/info", () => {
   it("lists only the base URLs a non-admin account's permissions grant", async () => {
     server = await startTestServer({ baseUrls: ["http://a.example", "http://b.example:8080"] });
     await addAccount(server, "plain", undefined, { admin: false, permissions: [] });
-    await addAccount(server, "granted", undefined, { admin: false, permissions: ["b.example:8080"] });
+    await addAccount(server, "granted", undefined, {
+      admin: false,
+      permissions: ["b.example:8080"],
+    });
     const plain = await (await fe(server, await signIn(server, "plain"), "/account/info")).json();
-    const granted = await (await fe(server, await signIn(server, "granted"), "/account/info")).json();
+    const granted = await (
+      await fe(server, await signIn(server, "granted"), "/account/info")
+    ).json();
     expect(plain.baseUrls).toEqual([]);
     expect(granted.baseUrls).toEqual(["http://b.example:8080"]);
   });
@@ -53,7 +60,10 @@ describe("GET /fe/account/info", () => {
     expect((await unknown.json()).detail).toMatch(/invalid or revoked/i);
 
     const expired = await signIn(server, "alice");
-    await server.services.db.run(`UPDATE tokens SET expires_at = ? WHERE account_id = ?`, [Date.now() - 1, account.id]);
+    await server.services.db.run(`UPDATE tokens SET expires_at = ? WHERE account_id = ?`, [
+      Date.now() - 1,
+      account.id,
+    ]);
     const expiredAnswer = await fe(server, expired, "/account/info");
     expect(expiredAnswer.status).toBe(401);
     expect((await expiredAnswer.json()).detail).toMatch(/expired/i);
@@ -71,11 +81,17 @@ describe("POST /fe/account/create", () => {
     server = await startTestServer();
     await addAccount(server, "alice");
     const token = await signIn(server, "alice");
-    const response = await fe(server, token, "/account/create", { body: { baseUrl: server.url, handle: "alice" } });
+    const response = await fe(server, token, "/account/create", {
+      body: { baseUrl: server.url, handle: "alice" },
+    });
     expect(response.status).toBe(201);
     const doc = (await response.json()) as Record<string, unknown> & { id: string };
     expect(doc.id.startsWith(`${server.url}/actor/`)).toBe(true);
-    expect(doc).toMatchObject({ type: "Person", preferredUsername: "alice", inbox: `${doc.id}/inbox` });
+    expect(doc).toMatchObject({
+      type: "Person",
+      preferredUsername: "alice",
+      inbox: `${doc.id}/inbox`,
+    });
     // The same document dereferences at its id.
     const fetched = await fetch(doc.id, { headers: { Accept: "application/activity+json" } });
     expect(fetched.status).toBe(200);
@@ -86,8 +102,12 @@ describe("POST /fe/account/create", () => {
     server = await startTestServer();
     await addAccount(server, "alice");
     await addAccount(server, "bob");
-    await fe(server, await signIn(server, "alice"), "/account/create", { body: { baseUrl: server.url, handle: "taken" } });
-    const again = await fe(server, await signIn(server, "bob"), "/account/create", { body: { baseUrl: server.url, handle: "taken" } });
+    await fe(server, await signIn(server, "alice"), "/account/create", {
+      body: { baseUrl: server.url, handle: "taken" },
+    });
+    const again = await fe(server, await signIn(server, "bob"), "/account/create", {
+      body: { baseUrl: server.url, handle: "taken" },
+    });
     expect(again.status).toBe(409);
     expect(await again.json()).toEqual({ detail: "Duplicate identifier" });
   });
@@ -96,12 +116,19 @@ describe("POST /fe/account/create", () => {
     server = await startTestServer({ baseUrls: ["http://a.example", "http://b.example"] });
     await addAccount(server, "limited", undefined, { admin: false, permissions: ["a.example"] });
     const token = await signIn(server, "limited");
-    const foreign = await fe(server, token, "/account/create", { body: { baseUrl: "http://elsewhere.example" } });
+    const foreign = await fe(server, token, "/account/create", {
+      body: { baseUrl: "http://elsewhere.example" },
+    });
     expect(foreign.status).toBe(400);
     expect((await foreign.json()).detail).toMatch(/baseUrl must be one of/);
-    const forbidden = await fe(server, token, "/account/create", { body: { baseUrl: "http://b.example" } });
+    const forbidden = await fe(server, token, "/account/create", {
+      body: { baseUrl: "http://b.example" },
+    });
     expect(forbidden.status).toBe(403);
-    expect((await fe(server, token, "/account/create", { body: { baseUrl: "http://a.example/" } })).status).toBe(201);
+    expect(
+      (await fe(server, token, "/account/create", { body: { baseUrl: "http://a.example/" } }))
+        .status,
+    ).toBe(201);
   });
 
   it("answers 422 for a missing baseUrl or an impossible handle", async () => {
@@ -110,11 +137,18 @@ describe("POST /fe/account/create", () => {
     const token = await signIn(server, "alice");
     const missing = await fe(server, token, "/account/create", { body: { handle: "x" } });
     expect(missing.status).toBe(422);
-    expect(await missing.json()).toEqual({ detail: [{ loc: ["body", "baseUrl"], msg: "Field required", type: "missing" }] });
-    const badHandle = await fe(server, token, "/account/create", { body: { baseUrl: server.url, handle: "a b@c" } });
+    expect(await missing.json()).toEqual({
+      detail: [{ loc: ["body", "baseUrl"], msg: "Field required", type: "missing" }],
+    });
+    const badHandle = await fe(server, token, "/account/create", {
+      body: { baseUrl: server.url, handle: "a b@c" },
+    });
     expect(badHandle.status).toBe(422);
     expect((await badHandle.json()).detail[0].loc).toEqual(["body", "handle"]);
     const notObject = await fe(server, token, "/account/create", { body: "[1]" });
-    expect((await notObject.json()).detail[0]).toMatchObject({ loc: ["body"], type: "model_attributes_type" });
+    expect((await notObject.json()).detail[0]).toMatchObject({
+      loc: ["body"],
+      type: "model_attributes_type",
+    });
   });
 });

@@ -16,7 +16,10 @@ const createBody = z.object({
   baseUrl: z.string(),
   handle: z
     .string()
-    .regex(/^[a-zA-Z0-9_][a-zA-Z0-9_.-]{0,63}$/, "handle may hold letters, digits, _ . - (at most 64)")
+    .regex(
+      /^[a-zA-Z0-9_][a-zA-Z0-9_.-]{0,63}$/,
+      "handle may hold letters, digits, _ . - (at most 64)",
+    )
     .nullish(),
   name: z.string().max(200).nullish(),
 });
@@ -43,7 +46,11 @@ export function createAccountRoutes(services: Services) {
       const account = c.get("account");
       const baseUrl = normaliseOrigin(body.value.baseUrl);
       if (!baseUrl || !services.config.baseUrls.includes(baseUrl)) {
-        return sendDetail(c, 400, `baseUrl must be one of this server's: ${services.config.baseUrls.join(", ")}`);
+        return sendDetail(
+          c,
+          400,
+          `baseUrl must be one of this server's: ${services.config.baseUrls.join(", ")}`,
+        );
       }
       if (!allowedBaseUrls(account, services.config.baseUrls).includes(baseUrl)) {
         return sendDetail(c, 403, `This account may not create actors on ${baseUrl}`);

@@ -1,5 +1,12 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { addAccount, addActor, fe, signIn, startTestServer, type TestServer } from "../../test/server.ts";
+import {
+  addAccount,
+  addActor,
+  fe,
+  signIn,
+  startTestServer,
+  type TestServer,
+} from "../../test/server.ts";
 import { openSse } from "../../test/sse.ts";
 
 let server: TestServer;
@@ -20,7 +27,9 @@ describe("POST /fe/actor/lookup", () => {
   it("answers 200 with raw and parsed for a document, here a local actor found by handle", async () => {
     const { alice, aliceActor, bobActor } = await setUp();
     const host = new URL(server.url).host;
-    const response = await fe(server, alice, "/actor/lookup", { body: { actorId: aliceActor.id, uri: `acct:bob@${host}` } });
+    const response = await fe(server, alice, "/actor/lookup", {
+      body: { actorId: aliceActor.id, uri: `acct:bob@${host}` },
+    });
     expect(response.status).toBe(200);
     const body = (await response.json()) as { raw: { id: string }; parsed?: unknown };
     expect(body.raw.id).toBe(bobActor.id);
@@ -40,7 +49,9 @@ describe("POST /fe/actor/lookup", () => {
 
   it("answers 400 when actorId is not an actor of the account", async () => {
     const { alice, bobActor } = await setUp();
-    const response = await fe(server, alice, "/actor/lookup", { body: { actorId: bobActor.id, uri: bobActor.id } });
+    const response = await fe(server, alice, "/actor/lookup", {
+      body: { actorId: bobActor.id, uri: bobActor.id },
+    });
     expect(response.status).toBe(400);
     expect(await response.json()).toEqual({ detail: "actorId is not an actor of this account" });
   });
@@ -49,8 +60,12 @@ describe("POST /fe/actor/lookup", () => {
     const { alice, aliceActor } = await setUp();
     const missing = await fe(server, alice, "/actor/lookup", { body: { actorId: aliceActor.id } });
     expect(missing.status).toBe(422);
-    expect(await missing.json()).toEqual({ detail: [{ loc: ["body", "uri"], msg: "Field required", type: "missing" }] });
-    const badTimeout = await fe(server, alice, "/actor/lookup?timeout=soon", { body: { actorId: aliceActor.id, uri: "x" } });
+    expect(await missing.json()).toEqual({
+      detail: [{ loc: ["body", "uri"], msg: "Field required", type: "missing" }],
+    });
+    const badTimeout = await fe(server, alice, "/actor/lookup?timeout=soon", {
+      body: { actorId: aliceActor.id, uri: "x" },
+    });
     expect(badTimeout.status).toBe(422);
     expect((await badTimeout.json()).detail[0].loc).toEqual(["query", "timeout"]);
   });
@@ -59,13 +74,21 @@ describe("POST /fe/actor/lookup", () => {
 describe("POST /fe/actor/trigger/{method}", () => {
   it("answers 202 null and reports an unknown method on the error stream", async () => {
     const { alice, aliceActor } = await setUp();
-    const errors = await openSse(`${server.url}/fe/account/stream/error`, { Authorization: `Bearer ${alice}` });
+    const errors = await openSse(`${server.url}/fe/account/stream/error`, {
+      Authorization: `Bearer ${alice}`,
+    });
     await errors.waitFor((f) => f.comment === "connected");
-    const response = await fe(server, alice, "/actor/trigger/frobnicate", { body: { actor: aliceActor.id, x: 1 } });
+    const response = await fe(server, alice, "/actor/trigger/frobnicate", {
+      body: { actor: aliceActor.id, x: 1 },
+    });
     expect(response.status).toBe(202);
     expect(await response.text()).toBe("null");
     const [frame] = await errors.waitForData(1);
-    const event = JSON.parse(frame!.data!) as { message: string[]; routing_key: string; original_message_body: string };
+    const event = JSON.parse(frame!.data!) as {
+      message: string[];
+      routing_key: string;
+      original_message_body: string;
+    };
     expect(event.routing_key).toBe("frobnicate");
     expect(event.message.join(" ")).toMatch(/unknown method/);
     expect(JSON.parse(event.original_message_body)).toEqual({ actor: aliceActor.id, x: 1 });
@@ -79,19 +102,31 @@ describe("POST /fe/actor/trigger/{method}", () => {
     });
     expect(response.status).toBe(202);
     await expect
-      .poll(async () => (await (await fetch(aliceActor.id, { headers: { Accept: "application/activity+json" } })).json()).name, {
-        timeout: 10_000,
-      })
+      .poll(
+        async () =>
+          (
+            (await (
+              await fetch(aliceActor.id, { headers: { Accept: "application/activity+json" } })
+            ).json()) as { name?: string }
+          ).name,
+        {
+          timeout: 10_000,
+        },
+      )
       .toBe("Alice Liddell");
   });
 
   it("answers 400 when actor is not the account's and 422 without an actor", async () => {
     const { alice, bobActor } = await setUp();
-    const foreign = await fe(server, alice, "/actor/trigger/send_message", { body: { actor: bobActor.id, data: {} } });
+    const foreign = await fe(server, alice, "/actor/trigger/send_message", {
+      body: { actor: bobActor.id, data: {} },
+    });
     expect(foreign.status).toBe(400);
     expect(await foreign.json()).toEqual({ detail: "actor is not an actor of this account" });
     const missing = await fe(server, alice, "/actor/trigger/send_message", { body: { data: {} } });
     expect(missing.status).toBe(422);
-    expect(await missing.json()).toEqual({ detail: [{ loc: ["body", "actor"], msg: "Field required", type: "missing" }] });
+    expect(await missing.json()).toEqual({
+      detail: [{ loc: ["body", "actor"], msg: "Field required", type: "missing" }],
+    });
   });
 });

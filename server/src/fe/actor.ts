@@ -23,7 +23,11 @@ export function createActorRoutes(services: Services) {
       const timeout = timeoutParam === undefined ? undefined : Number(timeoutParam);
       if (timeout !== undefined && !(timeout > 0 && timeout <= 600)) {
         return sendValidationErrors(c, [
-          { loc: ["query", "timeout"], msg: "Input should be a number of seconds between 0 and 600", type: "float_parsing" },
+          {
+            loc: ["query", "timeout"],
+            msg: "Input should be a number of seconds between 0 and 600",
+            type: "float_parsing",
+          },
         ]);
       }
       const body = await readJsonBody(c, lookupBody);

@@ -11,9 +11,14 @@ export function requireAccount(services: Services) {
     const header = c.req.header("authorization") ?? "";
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
     if (!match) {
-      return sendDetail(c, 401, header ? "Authorization must be: Bearer TOKEN" : "Not authenticated", {
-        "WWW-Authenticate": "Bearer",
-      });
+      return sendDetail(
+        c,
+        401,
+        header ? "Authorization must be: Bearer TOKEN" : "Not authenticated",
+        {
+          "WWW-Authenticate": "Bearer",
+        },
+      );
     }
     const check = await checkToken(services.db, match[1]!);
     if (!check.ok) return sendDetail(c, 401, check.reason, { "WWW-Authenticate": "Bearer" });

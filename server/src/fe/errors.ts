@@ -7,7 +7,12 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { z } from "zod";
 import type { ValidationError } from "./wire.ts";
 
-export function sendDetail(c: Context, status: ContentfulStatusCode, detail: string, headers?: Record<string, string>) {
+export function sendDetail(
+  c: Context,
+  status: ContentfulStatusCode,
+  detail: string,
+  headers?: Record<string, string>,
+) {
   return c.json({ detail }, status, headers);
 }
 
@@ -16,17 +21,28 @@ export function sendValidationErrors(c: Context, errors: ValidationError[]) {
 }
 
 /** Turns zod issues into FastAPI validation entries under `where` ("body", "query", "path"). */
-export function toValidationErrors(issues: z.core.$ZodIssue[], where: string, input: unknown): ValidationError[] {
+export function toValidationErrors(
+  issues: z.core.$ZodIssue[],
+  where: string,
+  input: unknown,
+): ValidationError[] {
   return issues.map((issue) => {
     const loc = [where, ...issue.path.map((p) => (typeof p === "number" ? p : String(p)))];
-    const value = issue.path.reduce<unknown>((v, key) => (v as Record<PropertyKey, unknown> | undefined)?.[key], input);
+    const value = issue.path.reduce<unknown>(
+      (v, key) => (v as Record<PropertyKey, unknown> | undefined)?.[key],
+      input,
+    );
     if (issue.code === "invalid_type" && value === undefined && issue.path.length > 0) {
       return { loc, msg: "Field required", type: "missing" };
     }
     if (issue.code === "invalid_type") {
       const expected = String(issue.expected);
       if (expected === "object" && issue.path.length === 0) {
-        return { loc, msg: "Input should be a valid dictionary or object to extract fields from", type: "model_attributes_type" };
+        return {
+          loc,
+          msg: "Input should be a valid dictionary or object to extract fields from",
+          type: "model_attributes_type",
+        };
       }
       return { loc, msg: `Input should be a valid ${expected}`, type: `${expected}_type` };
     }
@@ -46,11 +62,19 @@ export async function readJsonBody<T>(c: Context, schema: z.ZodType<T>): Promise
     return {
       ok: false,
       response: sendValidationErrors(c, [
-        { loc: ["body", 0], msg: `JSON decode error: ${(error as Error).message}`, type: "json_invalid" },
+        {
+          loc: ["body", 0],
+          msg: `JSON decode error: ${(error as Error).message}`,
+          type: "json_invalid",
+        },
       ]),
     };
   }
   const result = schema.safeParse(input);
-  if (!result.success) return { ok: false, response: sendValidationErrors(c, toValidationErrors(result.error.issues, "body", input)) };
+  if (!result.success)
+    return {
+      ok: false,
+      response: sendValidationErrors(c, toValidationErrors(result.error.issues, "body", input)),
+    };
   return { ok: true, value: result.data };
 }

@@ -52,7 +52,11 @@ describe("GET /fe/account/stream/{type}", () => {
     const sse = await connect(server, token, "error", 3);
     await server.services.events.append(account.id, "error", { n: 6 });
     const frames = await sse.waitForData(3);
-    expect(frames.map((f) => [f.id, JSON.parse(f.data!).n])).toEqual([["4", 4], ["5", 5], ["6", 6]]);
+    expect(frames.map((f) => [f.id, JSON.parse(f.data!).n])).toEqual([
+      ["4", 4],
+      ["5", 5],
+      ["6", 6],
+    ]);
   });
 
   it("loses nothing across a server restart on the same database when reconnecting with Last-Event-ID", async () => {
@@ -115,7 +119,13 @@ describe("GET /fe/account/stream/{type}", () => {
     const wrong = await fe(server, token, "/account/stream/everything");
     expect(wrong.status).toBe(422);
     expect(await wrong.json()).toEqual({
-      detail: [{ loc: ["path", "event_type"], msg: "Input should be 'incoming', 'outgoing' or 'error'", type: "enum" }],
+      detail: [
+        {
+          loc: ["path", "event_type"],
+          msg: "Input should be 'incoming', 'outgoing' or 'error'",
+          type: "enum",
+        },
+      ],
     });
     expect((await fe(server, null, "/account/stream/incoming")).status).toBe(401);
   });

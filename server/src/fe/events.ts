@@ -17,7 +17,11 @@ export function createStreamRoutes(services: Services) {
     const stream = c.req.param("eventType");
     if (!(streamNames as readonly string[]).includes(stream)) {
       return sendValidationErrors(c, [
-        { loc: ["path", "event_type"], msg: "Input should be 'incoming', 'outgoing' or 'error'", type: "enum" },
+        {
+          loc: ["path", "event_type"],
+          msg: "Input should be 'incoming', 'outgoing' or 'error'",
+          type: "enum",
+        },
       ]);
     }
     const lastEventId = Number.parseInt(c.req.header("last-event-id") ?? "", 10);
@@ -108,7 +112,12 @@ export function openEventStream(
       options.signal?.addEventListener("abort", onAbort);
       // Subscribe before reading where to start, so no event falls between the two.
       unsubscribe = services.events.subscribe((message) => {
-        if (message.accountId === accountId && message.stream === stream && message.seq > lastSent && !closed) {
+        if (
+          message.accountId === accountId &&
+          message.stream === stream &&
+          message.seq > lastSent &&
+          !closed
+        ) {
           pump(controller);
         }
       });

@@ -13,7 +13,9 @@ describe("POST /fe/signin", () => {
     const second = await signIn(server, "alice");
     expect(first).not.toBe(second);
     expect(Buffer.from(first, "base64url").length).toBeGreaterThanOrEqual(16);
-    const stored = await server.services.db.all<{ hash: string; expires_at: number }>(`SELECT hash, expires_at FROM tokens`);
+    const stored = await server.services.db.all<{ hash: string; expires_at: number }>(
+      `SELECT hash, expires_at FROM tokens`,
+    );
     expect(stored).toHaveLength(2);
     expect(stored.map((s) => s.hash)).not.toContain(first);
     expect(Number(stored[0]!.expires_at)).toBeGreaterThan(Date.now());
@@ -23,7 +25,9 @@ describe("POST /fe/signin", () => {
     server = await startTestServer();
     await addAccount(server, "alice");
     const wrong = await fe(server, null, "/signin", { body: { name: "alice", password: "nope" } });
-    const unknown = await fe(server, null, "/signin", { body: { name: "nobody", password: "nope" } });
+    const unknown = await fe(server, null, "/signin", {
+      body: { name: "nobody", password: "nope" },
+    });
     expect(wrong.status).toBe(401);
     expect(unknown.status).toBe(401);
     expect(await wrong.json()).toEqual({ detail: "Wrong account name or password" });
@@ -34,29 +38,42 @@ describe("POST /fe/signin", () => {
     server = await startTestServer();
     const missing = await fe(server, null, "/signin", { body: { name: "alice" } });
     expect(missing.status).toBe(422);
-    expect(await missing.json()).toEqual({ detail: [{ loc: ["body", "password"], msg: "Field required", type: "missing" }] });
+    expect(await missing.json()).toEqual({
+      detail: [{ loc: ["body", "password"], msg: "Field required", type: "missing" }],
+    });
     const wrongType = await fe(server, null, "/signin", { body: { name: 5, password: "x" } });
     expect(((await wrongType.json()) as { detail: unknown[] }).detail).toEqual([
       { loc: ["body", "name"], msg: "Input should be a valid string", type: "string_type" },
     ]);
     const invalid = await fe(server, null, "/signin", { body: "{not json" });
     expect(invalid.status).toBe(422);
-    const body = (await invalid.json()) as { detail: Array<{ loc: unknown[]; type: string; msg: string }> };
+    const body = (await invalid.json()) as {
+      detail: Array<{ loc: unknown[]; type: string; msg: string }>;
+    };
     expect(body.detail[0]).toMatchObject({ loc: ["body", 0], type: "json_invalid" });
   });
 
   it("answers 429 with a reason once a name has failed too often, even with the right password", async () => {
     let now = 1_000_000;
-    const throttle = createSignInThrottle({ windowMs: 60_000, maxPerName: 3, maxPerAddress: 100 }, () => now);
+    const throttle = createSignInThrottle(
+      { windowMs: 60_000, maxPerName: 3, maxPerAddress: 100 },
+      () => now,
+    );
     server = await startTestServer({ throttle });
     await addAccount(server, "alice");
     for (let i = 0; i < 3; i++) {
-      expect((await fe(server, null, "/signin", { body: { name: "alice", password: "bad" } })).status).toBe(401);
+      expect(
+        (await fe(server, null, "/signin", { body: { name: "alice", password: "bad" } })).status,
+      ).toBe(401);
     }
-    const refused = await fe(server, null, "/signin", { body: { name: "alice", password: "alice-password" } });
+    const refused = await fe(server, null, "/signin", {
+      body: { name: "alice", password: "alice-password" },
+    });
     expect(refused.status).toBe(429);
     expect(refused.headers.get("retry-after")).toBe("60");
-    expect(((await refused.json()) as { detail: string }).detail).toMatch(/too many failed sign-ins; try again in 60 s/i);
+    expect(((await refused.json()) as { detail: string }).detail).toMatch(
+      /too many failed sign-ins; try again in 60 s/i,
+    );
     now += 61_000;
     expect(await signIn(server, "alice")).toBeTruthy();
   });

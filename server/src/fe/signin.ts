@@ -1,6 +1,12 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import { createSignInThrottle, decoyHash, findPasswordHash, issueToken, verifyPassword } from "../accounts/index.ts";
+import {
+  createSignInThrottle,
+  decoyHash,
+  findPasswordHash,
+  issueToken,
+  verifyPassword,
+} from "../accounts/index.ts";
 import type { Services } from "../services.ts";
 import { readJsonBody, sendDetail } from "./errors.ts";
 import type { SignInResponse } from "./wire.ts";
@@ -16,7 +22,9 @@ export function createSignInRoutes(services: Services, throttle = createSignInTh
     const address = clientAddress(c.env);
     const wait = throttle.retryAfter(name, address);
     if (wait > 0) {
-      return sendDetail(c, 429, `Too many failed sign-ins; try again in ${wait} s`, { "Retry-After": String(wait) });
+      return sendDetail(c, 429, `Too many failed sign-ins; try again in ${wait} s`, {
+        "Retry-After": String(wait),
+      });
     }
     const stored = await findPasswordHash(services.db, name);
     // Unknown names cost a hash check too, so timing does not tell which names exist.
@@ -32,6 +40,7 @@ export function createSignInRoutes(services: Services, throttle = createSignInTh
 }
 
 function clientAddress(env: unknown): string {
-  const incoming = (env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;
+  const incoming = (env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)
+    ?.incoming;
   return incoming?.socket?.remoteAddress ?? "unknown";
 }

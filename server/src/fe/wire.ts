@@ -36,7 +36,11 @@ export type {
 
 /** The three streams of `GET /fe/account/stream/{event_type}`. */
 export type StreamName = EventType;
-export const streamNames = ["incoming", "outgoing", "error"] as const satisfies readonly StreamName[];
+export const streamNames = [
+  "incoming",
+  "outgoing",
+  "error",
+] as const satisfies readonly StreamName[];
 
 /** `POST /fe/signin` body and answer. */
 export type SignInRequest = SignInData;
@@ -53,8 +57,7 @@ export type ActorDocument = Record<string, unknown> & { id: string; type: string
  * `error` (why it failed) is Corral's addition.
  */
 export type LookupResult =
-  | { raw: Record<string, unknown>; parsed?: ParsedPayload }
-  | { raw: null; error: string };
+  { raw: Record<string, unknown>; parsed?: ParsedPayload } | { raw: null; error: string };
 
 /** `POST /fe/actor/trigger/{method}` answers `202 null`. */
 export type TriggerRequest = PerformRequest;

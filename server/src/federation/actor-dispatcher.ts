@@ -1,5 +1,10 @@
 import type { Federation } from "@fedify/fedify";
-import { findActor, findActorIdByIdentifier, loadActorKeys, serializeActor } from "../actors/index.ts";
+import {
+  findActor,
+  findActorIdByIdentifier,
+  loadActorKeys,
+  serializeActor,
+} from "../actors/index.ts";
 import type { Services } from "../services.ts";
 
 /** `{baseUrl}/actor/{random}`: the document, a Tombstone (410) once deleted, and the signing key. */

@@ -19,7 +19,11 @@ export function registerCollections(federation: Federation<Services>) {
     .setFollowersDispatcher("/actor/{identifier}/followers", async (ctx, identifier, cursor) => {
       const actorId = ctx.getActorUri(identifier).href;
       const offset = cursor == null ? 0 : offsetOf(cursor);
-      const rows = await ctx.data.db.all<{ follower_id: string; inbox: string; shared_inbox: string | null }>(
+      const rows = await ctx.data.db.all<{
+        follower_id: string;
+        inbox: string;
+        shared_inbox: string | null;
+      }>(
         `SELECT follower_id, inbox, shared_inbox FROM followers WHERE actor_id = ? ORDER BY created_at, follower_id LIMIT ? OFFSET ?`,
         [actorId, pageSize, offset],
       );
@@ -33,7 +37,11 @@ export function registerCollections(federation: Federation<Services>) {
       };
     })
     .setCounter((ctx, identifier) =>
-      count(ctx.data, `SELECT COUNT(*) AS n FROM followers WHERE actor_id = ?`, ctx.getActorUri(identifier).href),
+      count(
+        ctx.data,
+        `SELECT COUNT(*) AS n FROM followers WHERE actor_id = ?`,
+        ctx.getActorUri(identifier).href,
+      ),
     )
     .setFirstCursor(() => "0");
 
@@ -45,10 +53,17 @@ export function registerCollections(federation: Federation<Services>) {
         `SELECT target_id FROM following WHERE actor_id = ? AND accepted = 1 ORDER BY created_at, target_id LIMIT ? OFFSET ?`,
         [actorId, pageSize, offset],
       );
-      return { items: rows.map((r) => new URL(r.target_id)), nextCursor: nextCursor(offset, rows.length) };
+      return {
+        items: rows.map((r) => new URL(r.target_id)),
+        nextCursor: nextCursor(offset, rows.length),
+      };
     })
     .setCounter((ctx, identifier) =>
-      count(ctx.data, `SELECT COUNT(*) AS n FROM following WHERE actor_id = ? AND accepted = 1`, ctx.getActorUri(identifier).href),
+      count(
+        ctx.data,
+        `SELECT COUNT(*) AS n FROM following WHERE actor_id = ? AND accepted = 1`,
+        ctx.getActorUri(identifier).href,
+      ),
     )
     .setFirstCursor(() => "0");
 
@@ -67,7 +82,10 @@ export function registerCollections(federation: Federation<Services>) {
         const data = JSON.parse(row.data) as Record<string, unknown>;
         if (data.actor !== actorId) continue;
         try {
-          const object = await Activity.fromJsonLd(data, { documentLoader: ctx.documentLoader, contextLoader: ctx.contextLoader });
+          const object = await Activity.fromJsonLd(data, {
+            documentLoader: ctx.documentLoader,
+            contextLoader: ctx.contextLoader,
+          });
           items.push(object);
         } catch {
           // A stored payload Fedify cannot read stays dereferenceable by id, just not listed.
@@ -76,7 +94,11 @@ export function registerCollections(federation: Federation<Services>) {
       return { items, nextCursor: nextCursor(offset, rows.length) };
     })
     .setCounter((ctx, identifier) =>
-      count(ctx.data, `SELECT COUNT(*) AS n FROM objects WHERE actor_id = ? AND deleted_at IS NULL`, ctx.getActorUri(identifier).href),
+      count(
+        ctx.data,
+        `SELECT COUNT(*) AS n FROM objects WHERE actor_id = ? AND deleted_at IS NULL`,
+        ctx.getActorUri(identifier).href,
+      ),
     )
     .setFirstCursor(() => "0");
 }

@@ -7,7 +7,10 @@ import { registerActorDispatcher } from "./actor-dispatcher.ts";
 import { registerCollections } from "./collections.ts";
 import { registerNodeInfo } from "./nodeinfo.ts";
 
-export function createCorralFederation(options: { kv: KvStore; allowPrivateAddress: boolean }): Federation<Services> {
+export function createCorralFederation(options: {
+  kv: KvStore;
+  allowPrivateAddress: boolean;
+}): Federation<Services> {
   const federation = createFederation<Services>({
     kv: options.kv,
     allowPrivateAddress: options.allowPrivateAddress,

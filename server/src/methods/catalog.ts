@@ -21,19 +21,22 @@ export const methodInformation: MethodInformationModel[] = [
   {
     routing_key: "delete_actor",
     module: "corral",
-    description: "Sends Delete to the followers, removes the actor from the account and serves a Tombstone afterwards.",
+    description:
+      "Sends Delete to the followers, removes the actor from the account and serves a Tombstone afterwards.",
     replies: false,
   },
   {
     routing_key: "publish_activity",
     module: "corral",
-    description: "Assigns an id to data (an activity by actor), stores it so it dereferences, and sends it like send_message.",
+    description:
+      "Assigns an id to data (an activity by actor), stores it so it dereferences, and sends it like send_message.",
     replies: false,
   },
   {
     routing_key: "publish_object",
     module: "corral",
-    description: "Assigns an id to data (an object), stores it, wraps it in a Create by actor and sends it like send_message.",
+    description:
+      "Assigns an id to data (an object), stores it, wraps it in a Create by actor and sends it like send_message.",
     replies: false,
   },
 ];

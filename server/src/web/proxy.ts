@@ -4,8 +4,23 @@
 import type { Context } from "hono";
 
 // Hop-by-hop headers (RFC 9110 §7.6.1) and those fetch rewrites (it decompresses bodies).
-const dropRequest = ["host", "connection", "keep-alive", "transfer-encoding", "upgrade", "proxy-connection", "te", "content-length"];
-const dropResponse = ["connection", "keep-alive", "transfer-encoding", "content-encoding", "content-length"];
+const dropRequest = [
+  "host",
+  "connection",
+  "keep-alive",
+  "transfer-encoding",
+  "upgrade",
+  "proxy-connection",
+  "te",
+  "content-length",
+];
+const dropResponse = [
+  "connection",
+  "keep-alive",
+  "transfer-encoding",
+  "content-encoding",
+  "content-length",
+];
 
 export function createProxyHandler(upstream: string) {
   return async (c: Context) => {
@@ -26,7 +41,8 @@ export function createProxyHandler(upstream: string) {
         ...(hasBody ? { duplex: "half" } : {}),
       } as RequestInit);
     } catch (error) {
-      const reason = (error as Error & { cause?: Error }).cause?.message ?? (error as Error).message;
+      const reason =
+        (error as Error & { cause?: Error }).cause?.message ?? (error as Error).message;
       return c.json({ detail: `Upstream ${upstream} is unreachable: ${reason}` }, 502);
     }
     const responseHeaders = new Headers(response.headers);
@@ -35,6 +51,10 @@ export function createProxyHandler(upstream: string) {
       responseHeaders.set("X-Accel-Buffering", "no");
       responseHeaders.set("Cache-Control", "no-cache, no-transform");
     }
-    return new Response(response.body, { status: response.status, statusText: response.statusText, headers: responseHeaders });
+    return new Response(response.body, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: responseHeaders,
+    });
   };
 }

@@ -18,7 +18,8 @@ export const contentSecurityPolicy = [
 export const securityHeaders = createMiddleware(async (c, next) => {
   await next();
   const headers = c.res.headers;
-  if (!headers.has("Content-Security-Policy")) headers.set("Content-Security-Policy", contentSecurityPolicy);
+  if (!headers.has("Content-Security-Policy"))
+    headers.set("Content-Security-Policy", contentSecurityPolicy);
   headers.set("X-Content-Type-Options", "nosniff");
   headers.set("Referrer-Policy", "no-referrer");
   headers.set("X-Frame-Options", "DENY");

@@ -35,7 +35,9 @@ export function createConsoleHandler(consoleDir: string) {
     const found = await readIfFile(file);
     if (found) {
       // Vite puts content-hashed files under assets/: safe to cache for good.
-      const cache = path.startsWith("/assets/") ? "public, max-age=31536000, immutable" : "no-cache";
+      const cache = path.startsWith("/assets/")
+        ? "public, max-age=31536000, immutable"
+        : "no-cache";
       return send(c, found, types[extname(file)] ?? "application/octet-stream", cache);
     }
     if (extname(path) !== "" && !path.endsWith(".html")) return c.text("Not Found", 404);
