@@ -88,7 +88,7 @@ export interface CaptureServer {
  * A bare HTTP server standing in for a remote actor: it serves an actor document whose inbox is
  * `inboxUrl` (default: its own /inbox) and records every request byte for byte.
  */
-export async function startCaptureServer(options: { inboxUrl?: string } = {}): Promise<CaptureServer> {
+export async function startCaptureServer(options: { inboxUrl?: string; status?: number } = {}): Promise<CaptureServer> {
   const requests: CaptureServer["requests"] = [];
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -99,7 +99,7 @@ export async function startCaptureServer(options: { inboxUrl?: string } = {}): P
         res.writeHead(200, { "Content-Type": "application/activity+json" });
         res.end(JSON.stringify({ "@context": "https://www.w3.org/ns/activitystreams", id: `${base}/actor`, type: "Person", inbox: options.inboxUrl ?? `${base}/inbox` }));
       } else {
-        res.writeHead(req.method === "POST" ? 202 : 404);
+        res.writeHead(req.method === "POST" ? (options.status ?? 202) : 404);
         res.end();
       }
     });
