@@ -26,7 +26,9 @@ export async function lookupUri(
 }
 
 async function lookup(services: Services, input: { actorId: string; uri: string; timeoutMs?: number }): Promise<LookupResult> {
-  const timeoutMs = input.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  // One deadline for the whole lookup: WebFinger and the fetch share it.
+  const deadline = Date.now() + (input.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+  const remaining = () => Math.max(1, deadline - Date.now());
   const allowPrivate = Boolean(services.config.allowPrivateAddresses);
   let uri = input.uri.trim();
   const handle = parseHandle(uri);
@@ -34,7 +36,7 @@ async function lookup(services: Services, input: { actorId: string; uri: string;
     const local = await findLocalHandle(services, `acct:${handle.user}@${handle.host}`);
     if (local) uri = local;
     else {
-      const resolved = await resolveHandle(handle, { allowPrivate, timeoutMs });
+      const resolved = await resolveHandle(handle, { allowPrivate, timeoutMs: remaining() });
       if (!resolved.ok) return { raw: null, error: resolved.reason };
       uri = resolved.id;
     }
@@ -47,7 +49,7 @@ async function lookup(services: Services, input: { actorId: string; uri: string;
   }
   const signer = await loadSigner(services.db, input.actorId);
   if (!signer) return { raw: null, error: `actor ${input.actorId} has no signing key here` };
-  const result = await signedGet(uri, signer, { allowPrivate, timeoutMs });
+  const result = await signedGet(uri, signer, { allowPrivate, timeoutMs: remaining() });
   if (!result.ok) return { raw: null, error: result.reason };
   return { raw: result.document, parsed: parseActivityPub(result.document) };
 }

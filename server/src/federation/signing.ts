@@ -108,7 +108,8 @@ export async function signedPost(inbox: string, body: string, signer: Signer, op
 function describeFetchError(url: string, error: unknown, timeoutMs?: number): string {
   const err = error as Error & { cause?: { code?: string; message?: string } };
   if (err.name === "TimeoutError" || err.name === "AbortError") {
-    return `${url} did not answer within ${Math.round((timeoutMs ?? 10_000) / 1000)} s`;
+    const ms = timeoutMs ?? 10_000;
+    return `${url} did not answer within ${ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`}`;
   }
   const cause = err.cause?.code ?? err.cause?.message;
   return `${url} could not be reached: ${cause ?? err.message}`;
