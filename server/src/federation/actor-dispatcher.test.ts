@@ -1,5 +1,12 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { addAccount, addActor, fe, signIn, startTestServer, type TestServer } from "../../test/server.ts";
+import {
+  addAccount,
+  addActor,
+  fe,
+  signIn,
+  startTestServer,
+  type TestServer,
+} from "../../test/server.ts";
 
 let server: TestServer;
 afterEach(() => server?.close());
@@ -14,14 +21,18 @@ describe("actors and their collections", () => {
     server.services.config.baseUrls = [server.url, `http://localhost:${port}`];
     await addAccount(server, "alice");
     const token = await signIn(server, "alice");
-    const created = await fe(server, token, "/account/create", { body: { baseUrl: `http://localhost:${port}`, handle: "al" } });
+    const created = await fe(server, token, "/account/create", {
+      body: { baseUrl: `http://localhost:${port}`, handle: "al" },
+    });
     const actor = (await created.json()) as { id: string };
     expect(actor.id.startsWith(`http://localhost:${port}/actor/`)).toBe(true);
     const viaLocalhost = await fetch(actor.id, asJson);
     expect(viaLocalhost.status).toBe(200);
     const viaOtherHost = await fetch(actor.id.replace("localhost", "127.0.0.1"), asJson);
     expect(viaOtherHost.status).not.toBe(200);
-    const finger = await fetch(`http://localhost:${port}/.well-known/webfinger?resource=acct:al@localhost:${port}`);
+    const finger = await fetch(
+      `http://localhost:${port}/.well-known/webfinger?resource=acct:al@localhost:${port}`,
+    );
     expect(finger.status).toBe(200);
   });
 
@@ -29,7 +40,10 @@ describe("actors and their collections", () => {
     server = await startTestServer();
     await addAccount(server, "alice");
     const actor = await addActor(server, await signIn(server, "alice"), "alice");
-    await server.services.db.run(`UPDATE actors SET deleted_at = ?, account_id = NULL WHERE id = ?`, [Date.now(), actor.id]);
+    await server.services.db.run(
+      `UPDATE actors SET deleted_at = ?, account_id = NULL WHERE id = ?`,
+      [Date.now(), actor.id],
+    );
     const response = await fetch(actor.id, asJson);
     expect(response.status).toBe(410);
   });
@@ -39,19 +53,18 @@ describe("actors and their collections", () => {
     await addAccount(server, "alice");
     const actor = await addActor(server, await signIn(server, "alice"), "alice");
     const db = server.services.db;
-    await db.run(`INSERT INTO followers (actor_id, follower_id, inbox, created_at) VALUES (?, ?, ?, 1)`, [
-      actor.id,
-      "https://remote.example/users/bob",
-      "https://remote.example/users/bob/inbox",
-    ]);
-    await db.run(`INSERT INTO following (actor_id, target_id, accepted, created_at) VALUES (?, ?, 1, 1)`, [
-      actor.id,
-      "https://remote.example/users/carol",
-    ]);
-    await db.run(`INSERT INTO following (actor_id, target_id, accepted, created_at) VALUES (?, ?, 0, 2)`, [
-      actor.id,
-      "https://remote.example/users/pending",
-    ]);
+    await db.run(
+      `INSERT INTO followers (actor_id, follower_id, inbox, created_at) VALUES (?, ?, ?, 1)`,
+      [actor.id, "https://remote.example/users/bob", "https://remote.example/users/bob/inbox"],
+    );
+    await db.run(
+      `INSERT INTO following (actor_id, target_id, accepted, created_at) VALUES (?, ?, 1, 1)`,
+      [actor.id, "https://remote.example/users/carol"],
+    );
+    await db.run(
+      `INSERT INTO following (actor_id, target_id, accepted, created_at) VALUES (?, ?, 0, 2)`,
+      [actor.id, "https://remote.example/users/pending"],
+    );
     const note = `${server.url}/objects/1`;
     const create = {
       "@context": "https://www.w3.org/ns/activitystreams",
@@ -61,7 +74,11 @@ describe("actors and their collections", () => {
       to: ["https://www.w3.org/ns/activitystreams#Public"],
       object: { id: note, type: "Note", content: "hello", attributedTo: actor.id },
     };
-    await db.run(`INSERT INTO objects (id, actor_id, data, created_at) VALUES (?, ?, ?, 1)`, [create.id, actor.id, JSON.stringify(create)]);
+    await db.run(`INSERT INTO objects (id, actor_id, data, created_at) VALUES (?, ?, ?, 1)`, [
+      create.id,
+      actor.id,
+      JSON.stringify(create),
+    ]);
 
     const followers = await readCollection(`${actor.id}/followers`);
     expect(followers.totalItems).toBe(1);
@@ -77,9 +94,15 @@ describe("actors and their collections", () => {
 
 /** The collection's totalItems and the items of its first page. */
 async function readCollection(url: string): Promise<{ totalItems: number; items: unknown[] }> {
-  const collection = (await (await fetch(url, asJson)).json()) as { totalItems: number; first: string | { id: string } };
+  const collection = (await (await fetch(url, asJson)).json()) as {
+    totalItems: number;
+    first: string | { id: string };
+  };
   const first = typeof collection.first === "string" ? collection.first : collection.first.id;
-  const page = (await (await fetch(first, asJson)).json()) as { orderedItems?: unknown; items?: unknown };
+  const page = (await (await fetch(first, asJson)).json()) as {
+    orderedItems?: unknown;
+    items?: unknown;
+  };
   const items = page.orderedItems ?? page.items ?? [];
   return { totalItems: collection.totalItems, items: Array.isArray(items) ? items : [items] };
 }

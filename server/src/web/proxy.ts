@@ -51,10 +51,37 @@ export function createProxyHandler(upstream: string) {
       responseHeaders.set("X-Accel-Buffering", "no");
       responseHeaders.set("Cache-Control", "no-cache, no-transform");
     }
-    return new Response(response.body, {
+    const body = response.body && endQuietlyOnAbort(response.body, c.req.raw.signal);
+    return new Response(body, {
       status: response.status,
       statusText: response.statusText,
       headers: responseHeaders,
     });
   };
+}
+
+/**
+ * The upstream body, except that the browser going away (which aborts the upstream fetch) ends
+ * it instead of failing it: a closed event stream is routine, not an error to log.
+ */
+function endQuietlyOnAbort(
+  body: ReadableStream<Uint8Array>,
+  signal: AbortSignal,
+): ReadableStream<Uint8Array> {
+  const reader = body.getReader();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done, value } = await reader.read();
+        if (done) controller.close();
+        else controller.enqueue(value);
+      } catch (error) {
+        if (signal.aborted) controller.close();
+        else controller.error(error);
+      }
+    },
+    cancel(reason) {
+      return reader.cancel(reason);
+    },
+  });
 }

@@ -40,7 +40,7 @@ export function createConsoleHandler(consoleDir: string) {
         : "no-cache";
       return send(c, found, types[extname(file)] ?? "application/octet-stream", cache);
     }
-    if (extname(path) !== "" && !path.endsWith(".html")) return c.text("Not Found", 404);
+    if (!isPageRequest(c, path)) return c.text("Not Found", 404);
     const index = await readIfFile(join(root, "index.html"));
     if (!index) return c.html(missingConsolePage(root), 503);
     return send(c, index, types[".html"]!, "no-cache");
@@ -51,6 +51,17 @@ function send(c: Context, body: Buffer, type: string, cache: string) {
   return new Response(c.req.method === "HEAD" ? null : new Uint8Array(body), {
     headers: { "Content-Type": type, "Cache-Control": cache },
   });
+}
+
+/**
+ * Whether a missing path should get the console's index.html: a browser navigating (it accepts
+ * HTML) to something that is not a file and not a federation path. Everything else is a 404, so
+ * an unknown actor or WebFinger resource never answers 200 with a web page.
+ */
+function isPageRequest(c: Context, path: string): boolean {
+  if (extname(path) !== "" && !path.endsWith(".html")) return false;
+  if (/^\/(\.well-known|nodeinfo|actor|objects|inbox|fe)(\/|$)/.test(path)) return false;
+  return (c.req.header("accept") ?? "").includes("text/html");
 }
 
 async function readIfFile(file: string): Promise<Buffer | null> {
