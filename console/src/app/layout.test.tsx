@@ -70,7 +70,11 @@ describe("layout", () => {
     expect(nav.getByRole("link", { name: "Perform" })).toHaveAttribute("href", "/perform");
     expect(nav.getByText("Actor")).toBeInTheDocument();
     expect(nav.getByText("Account")).toBeInTheDocument();
-    for (const [label, type] of [["Incoming", "incoming"], ["Outgoing", "outgoing"], ["Error", "error"]]) {
+    for (const [label, type] of [
+      ["Incoming", "incoming"],
+      ["Outgoing", "outgoing"],
+      ["Error", "error"],
+    ]) {
       const entry = nav.getByRole("link", { name: new RegExp(`^${label}\\b`) });
       expect(entry).toHaveAttribute("href", `/stream/${type}`);
       expect(within(entry).getByText("0")).toHaveClass("MuiBadge-badge");
@@ -78,7 +82,9 @@ describe("layout", () => {
   });
 
   it("shows on each stream entry a badge with the number of messages the stream holds", async () => {
-    const like = (n: number) => ({ data: { parsed: { activity: { type: "Like", id: `like-${n}` } } } });
+    const like = (n: number) => ({
+      data: { parsed: { activity: { type: "Like", id: `like-${n}` } } },
+    });
     state.streams = {
       incoming: [like(1), like(2), like(3)],
       outgoing: [],
@@ -88,7 +94,9 @@ describe("layout", () => {
     renderConsole("/signin");
 
     const badge = (label: string) =>
-      within(drawer()).getByRole("link", { name: new RegExp(`^${label}\\b`) }).querySelector(".MuiBadge-badge");
+      within(drawer())
+        .getByRole("link", { name: new RegExp(`^${label}\\b`) })
+        .querySelector(".MuiBadge-badge");
     await waitFor(() => expect(badge("Incoming")).toHaveTextContent(/^3$/));
     await waitFor(() => expect(badge("Error")).toHaveTextContent(/^1$/));
     expect(badge("Outgoing")).toHaveTextContent(/^0$/);
@@ -101,7 +109,10 @@ describe("layout", () => {
 
     const lookup = within(drawer()).getByRole("link", { name: "Lookup" });
     expect(lookup).toHaveAttribute("aria-disabled", "true");
-    expect(within(drawer()).getByRole("link", { name: "Perform" })).toHaveAttribute("aria-disabled", "true");
+    expect(within(drawer()).getByRole("link", { name: "Perform" })).toHaveAttribute(
+      "aria-disabled",
+      "true",
+    );
     lookup.click();
     expect(currentPath()).toBe("/signin");
 
@@ -117,8 +128,14 @@ describe("layout", () => {
     await user.click(screen.getByRole("button", { name: "Open" }));
 
     const menu = screen.getByRole("menu");
-    expect(within(menu).getByRole("menuitemradio", { name: "alice" })).toHaveAttribute("aria-checked", "true");
-    expect(within(menu).getByRole("menuitemradio", { name: "bob" })).toHaveAttribute("aria-checked", "false");
+    expect(within(menu).getByRole("menuitemradio", { name: "alice" })).toHaveAttribute(
+      "aria-checked",
+      "true",
+    );
+    expect(within(menu).getByRole("menuitemradio", { name: "bob" })).toHaveAttribute(
+      "aria-checked",
+      "false",
+    );
     expect(within(menu).getAllByTestId("CheckIcon")).toHaveLength(1);
     expect(menu.querySelector("hr")).toBeInTheDocument();
     await user.click(within(menu).getByRole("menuitemradio", { name: "bob" }));
@@ -161,4 +178,3 @@ describe("layout", () => {
     expect(screen.getByText("Something went wrong")).toBeInTheDocument();
   });
 });
-

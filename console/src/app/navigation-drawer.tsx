@@ -69,9 +69,7 @@ type StreamEntryProps = { type: "incoming" | "outgoing" | "error"; label: string
 
 function StreamEntry({ type, label }: StreamEntryProps) {
   const count = useStreamCount(type);
-  const badge = (
-    <Badge badgeContent={count} max={99_999} showZero color="primary" sx={{ mr: 2 }} />
-  );
+  const badge = <Badge badgeContent={count} max={99_999} showZero color="primary" sx={{ mr: 2 }} />;
   return <NavEntry to={`/stream/${type}`} label={label} trailing={badge} />;
 }
 

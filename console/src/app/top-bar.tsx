@@ -7,7 +7,10 @@ import { DRAWER_WIDTH } from "./navigation-drawer.tsx";
 export function TopBar() {
   const signedIn = useUserStore((state) => state.token !== null);
   return (
-    <AppBar position="fixed" sx={{ width: `calc(100% - ${DRAWER_WIDTH}px)`, ml: `${DRAWER_WIDTH}px` }}>
+    <AppBar
+      position="fixed"
+      sx={{ width: `calc(100% - ${DRAWER_WIDTH}px)`, ml: `${DRAWER_WIDTH}px` }}
+    >
       <Toolbar>
         <Typography
           variant="h6"

@@ -84,7 +84,12 @@ describe("user store", () => {
     localStorage.setItem(
       USER_STORAGE_KEY,
       JSON.stringify({
-        state: { token: "x", actors: { not: "a list" }, methodInformations: [], currentActor: null },
+        state: {
+          token: "x",
+          actors: { not: "a list" },
+          methodInformations: [],
+          currentActor: null,
+        },
         version: 0,
       }),
     );
@@ -92,6 +97,8 @@ describe("user store", () => {
     await useUserStore.persist.rehydrate();
 
     expect(useUserStore.getState()).toMatchObject({ token: null, actors: [], currentActor: null });
-    expect(warn).toHaveBeenCalledExactlyOnceWith("user-storage was not understood; starting signed out");
+    expect(warn).toHaveBeenCalledExactlyOnceWith(
+      "user-storage was not understood; starting signed out",
+    );
   });
 });

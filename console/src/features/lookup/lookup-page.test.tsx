@@ -99,10 +99,12 @@ describe("lookup page", () => {
 
     await user.click(await screen.findByRole("link", { name: author }));
 
-    await waitFor(() => expect(lookups().map((call) => call.body)).toContainEqual({
-      uri: author,
-      actorId: alice.id,
-    }));
+    await waitFor(() =>
+      expect(lookups().map((call) => call.body)).toContainEqual({
+        uri: author,
+        actorId: alice.id,
+      }),
+    );
     expect(screen.getByRole("textbox", { name: "URI" })).toHaveValue(author);
     expect(currentPath()).toBe(`/lookup?uri=${encodeURIComponent(author)}`);
   });

@@ -23,9 +23,7 @@ export function useLookup(actorId: string | null): LookupState {
       latest.current = controller;
       const body: LookupRequest = { uri, actorId };
       try {
-        setResult(
-          await callFe<LookupResult>("/actor/lookup", { body, signal: controller.signal }),
-        );
+        setResult(await callFe<LookupResult>("/actor/lookup", { body, signal: controller.signal }));
       } catch (failure) {
         if (controller.signal.aborted) return;
         setResult({ ok: false, status: 0, data: { detail: String(failure) } });

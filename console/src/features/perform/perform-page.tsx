@@ -62,7 +62,11 @@ export function PerformPage() {
         slotProps={{ htmlInput: { spellCheck: false, style: { fontFamily: "monospace" } } }}
       />
       <Box>
-        <Button variant="contained" disabled={method === ""} onClick={() => perform(method, payload)}>
+        <Button
+          variant="contained"
+          disabled={method === ""}
+          onClick={() => perform(method, payload)}
+        >
           Perform
         </Button>
       </Box>
