@@ -18,20 +18,54 @@ import { loadSigner } from "../server/src/federation/local-keys.ts";
 import { startServer } from "../server/src/main.ts";
 import { execute } from "../server/src/methods/index.ts";
 
-const { values } = parseArgs({ options: { latency: { type: "string" }, inbox: { type: "string" }, concurrency: { type: "string" } } });
+const { values } = parseArgs({
+  options: {
+    latency: { type: "string" },
+    inbox: { type: "string" },
+    concurrency: { type: "string" },
+  },
+});
 const LATENCY_N = Number(values.latency ?? 200);
 const INBOX_N = Number(values.inbox ?? 3000);
 const CONCURRENCY = Number(values.concurrency ?? 64);
 
 const dir = mkdtempSync(join(tmpdir(), "corral-bench-"));
 const bFile = join(dir, "b.sqlite");
-const child = spawn(process.execPath, [...(process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []), new URL("./federation-server.ts", import.meta.url).pathname, `sqlite:${bFile}`], { stdio: ["ignore", "pipe", "inherit"] });
-const b = JSON.parse(await new Promise<string>((resolve) => createInterface({ input: child.stdout! }).once("line", resolve))) as { url: string; actorId: string };
+const child = spawn(
+  process.execPath,
+  [
+    ...(process.env.BENCH_CPU_PROF
+      ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
+      : []),
+    new URL("./federation-server.ts", import.meta.url).pathname,
+    `sqlite:${bFile}`,
+  ],
+  { stdio: ["ignore", "pipe", "inherit"] },
+);
+const b = JSON.parse(
+  await new Promise<string>((resolve) =>
+    createInterface({ input: child.stdout! }).once("line", resolve),
+  ),
+) as { url: string; actorId: string };
 
-const a = await startServer({ port: 0, host: "127.0.0.1", database: `sqlite:${join(dir, "a.sqlite")}`, allowPrivateAddresses: true, streamCap: 1_000_000 });
-const account = await createAccount(a.services.db, { name: "bench", password: "bench-password", admin: true });
+const a = await startServer({
+  port: 0,
+  host: "127.0.0.1",
+  database: `sqlite:${join(dir, "a.sqlite")}`,
+  allowPrivateAddresses: true,
+  streamCap: 1_000_000,
+});
+const account = await createAccount(a.services.db, {
+  name: "bench",
+  password: "bench-password",
+  admin: true,
+});
 if (!account.ok) throw new Error(account.error);
-const created = await createActor(a.services.db, { accountId: account.account.id, baseUrl: a.url, handle: "alice" });
+const created = await createActor(a.services.db, {
+  accountId: account.account.id,
+  baseUrl: a.url,
+  handle: "alice",
+});
 if (!created.ok) throw new Error(created.error);
 const alice = created.actor.id;
 const accountId = account.account.id;
@@ -43,7 +77,9 @@ const seenAt = new Map<string, number>();
 let lastSeq = 0;
 const arrivals = () => {
   const rows = bDb
-    .prepare(`SELECT seq, json_extract(data, '$.data.raw.id') AS id, created_at FROM events WHERE stream = 'incoming' AND seq > ? ORDER BY seq`)
+    .prepare(
+      `SELECT seq, json_extract(data, '$.data.raw.id') AS id, created_at FROM events WHERE stream = 'incoming' AND seq > ? ORDER BY seq`,
+    )
     .all(lastSeq) as { seq: number; id: string; created_at: number }[];
   for (const row of rows) {
     seenAt.set(row.id, Number(row.created_at));
@@ -69,7 +105,11 @@ const note = (n: number, tag: string) => ({
 });
 
 // 1. Latency: one message at a time, 20 ms apart (a warm-up message first resolves B's inbox).
-await execute(a.services, { accountId, method: "send_message", body: { actor: alice, data: note(0, "warmup") } });
+await execute(a.services, {
+  accountId,
+  method: "send_message",
+  body: { actor: alice, data: note(0, "warmup") },
+});
 await waitFor([note(0, "warmup").id], 10_000);
 const sentAt = new Map<string, number>();
 for (let n = 1; n <= LATENCY_N; n++) {
@@ -82,7 +122,9 @@ const seen = await waitFor([...sentAt.keys()], 30_000);
 const latencies = [...sentAt].map(([id, t]) => (seen.get(id) ?? NaN) - t).sort((x, y) => x - y);
 const lost = latencies.filter(Number.isNaN).length;
 const ok = latencies.filter((x) => !Number.isNaN(x));
-console.log(`delivery latency over ${ok.length} messages${lost ? ` (${lost} not arrived)` : ""}: median ${ok[Math.floor(ok.length / 2)]} ms, p95 ${ok[Math.floor(ok.length * 0.95)]} ms, worst ${ok.at(-1)} ms`);
+console.log(
+  `delivery latency over ${ok.length} messages${lost ? ` (${lost} not arrived)` : ""}: median ${ok[Math.floor(ok.length / 2)]} ms, p95 ${ok[Math.floor(ok.length * 0.95)]} ms, worst ${ok.at(-1)} ms`,
+);
 
 // 2. Inbox throughput: requests signed beforehand, so only B's work is timed.
 const signer = (await loadSigner(a.services.db, alice))!;
@@ -91,15 +133,27 @@ const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
 const requests: { headers: Record<string, string>; body: Buffer }[] = [];
 for (let n = 0; n < INBOX_N; n++) {
   const body = JSON.stringify(note(n, "inbox"));
-  const signed = await signRequest(new Request(`${b.url}/inbox`, { method: "POST", headers: { "Content-Type": "application/activity+json" }, body }), signer.privateKey, signer.keyId);
+  const signed = await signRequest(
+    new Request(`${b.url}/inbox`, {
+      method: "POST",
+      headers: { "Content-Type": "application/activity+json" },
+      body,
+    }),
+    signer.privateKey,
+    signer.keyId,
+  );
   requests.push({ headers: Object.fromEntries(signed.headers), body: Buffer.from(body) });
 }
 const post = (r: (typeof requests)[number]) =>
   new Promise<number>((resolve, reject) => {
-    const req = request(`${b.url}/inbox`, { method: "POST", agent, headers: { ...r.headers, "Content-Length": String(r.body.length) } }, (res) => {
-      res.resume();
-      res.on("end", () => resolve(res.statusCode ?? 0));
-    });
+    const req = request(
+      `${b.url}/inbox`,
+      { method: "POST", agent, headers: { ...r.headers, "Content-Length": String(r.body.length) } },
+      (res) => {
+        res.resume();
+        res.on("end", () => resolve(res.statusCode ?? 0));
+      },
+    );
     req.on("error", reject);
     req.end(r.body);
   });
@@ -114,15 +168,26 @@ await Promise.all(
   }),
 );
 const seconds = (performance.now() - started) / 1000;
-console.log(`inbox: ${INBOX_N} signed activities in ${seconds.toFixed(2)} s = ${Math.round(INBOX_N / seconds)} accepted/s (concurrency ${CONCURRENCY}${failures ? `, ${failures} not 202` : ""})`);
+console.log(
+  `inbox: ${INBOX_N} signed activities in ${seconds.toFixed(2)} s = ${Math.round(INBOX_N / seconds)} accepted/s (concurrency ${CONCURRENCY}${failures ? `, ${failures} not 202` : ""})`,
+);
 
 // 3. Queue throughput: many messages queued at once, until all arrived on B.
 const burst = Array.from({ length: 1000 }, (_, n) => note(n, "burst"));
 const burstStart = Date.now();
-await Promise.all(burst.map((data) => execute(a.services, { accountId, method: "send_message", body: { actor: alice, data } })));
-const burstSeen = await waitFor(burst.map((d) => d.id), 60_000);
+await Promise.all(
+  burst.map((data) =>
+    execute(a.services, { accountId, method: "send_message", body: { actor: alice, data } }),
+  ),
+);
+const burstSeen = await waitFor(
+  burst.map((d) => d.id),
+  60_000,
+);
 const last = Math.max(...burst.map((d) => burstSeen.get(d.id) ?? NaN));
-console.log(`delivery queue: ${burst.length} messages queued at once, all on B after ${last - burstStart} ms = ${Math.round(burst.length / ((last - burstStart) / 1000))} deliveries/s end to end`);
+console.log(
+  `delivery queue: ${burst.length} messages queued at once, all on B after ${last - burstStart} ms = ${Math.round(burst.length / ((last - burstStart) / 1000))} deliveries/s end to end`,
+);
 
 bDb.close();
 await a.close();

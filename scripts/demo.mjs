@@ -5,6 +5,7 @@
 // Both run with --allow-private-addresses (they talk over loopback) and keep their data in
 // ./data/demo-a.sqlite and ./data/demo-b.sqlite, started afresh on every run. Ctrl-C stops both.
 
+/* global process, console, URL, setInterval, clearInterval */
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, rmSync } from "node:fs";
@@ -15,8 +16,20 @@ const INTERVAL_MS = 4000;
 const PUBLIC = "https://www.w3.org/ns/activitystreams#Public";
 
 const sides = [
-  { label: "A", host: "127.0.0.1", port: Number(process.env.DEMO_PORT_A ?? 3000), handle: "alice", file: "data/demo-a.sqlite" },
-  { label: "B", host: "127.0.0.2", port: Number(process.env.DEMO_PORT_B ?? 3001), handle: "bob", file: "data/demo-b.sqlite" },
+  {
+    label: "A",
+    host: "127.0.0.1",
+    port: Number(process.env.DEMO_PORT_A ?? 3000),
+    handle: "alice",
+    file: "data/demo-a.sqlite",
+  },
+  {
+    label: "B",
+    host: "127.0.0.2",
+    port: Number(process.env.DEMO_PORT_B ?? 3001),
+    handle: "bob",
+    file: "data/demo-b.sqlite",
+  },
 ];
 
 async function main() {
@@ -28,7 +41,8 @@ async function main() {
 
   const running = [];
   for (const side of sides) {
-    for (const suffix of ["", "-wal", "-shm"]) rmSync(`${root}${side.file}${suffix}`, { force: true });
+    for (const suffix of ["", "-wal", "-shm"])
+      rmSync(`${root}${side.file}${suffix}`, { force: true });
     const base = `http://${side.host}:${side.port}`;
     const server = await startServer({
       port: side.port,
@@ -39,11 +53,26 @@ async function main() {
     });
     running.push(server);
     const password = randomBytes(9).toString("base64url");
-    const account = await createAccount(server.services.db, { name: "demo", password, admin: true });
+    const account = await createAccount(server.services.db, {
+      name: "demo",
+      password,
+      admin: true,
+    });
     if (!account.ok) throw new Error(`could not create the demo account: ${account.error}`);
-    const actor = await createActor(server.services.db, { accountId: account.account.id, baseUrl: base, handle: side.handle, name: side.handle });
+    const actor = await createActor(server.services.db, {
+      accountId: account.account.id,
+      baseUrl: base,
+      handle: side.handle,
+      name: side.handle,
+    });
     if (!actor.ok) throw new Error(`could not create @${side.handle}: ${actor.error}`);
-    Object.assign(side, { server, base, password, accountId: account.account.id, actorId: actor.actor.id });
+    Object.assign(side, {
+      server,
+      base,
+      password,
+      accountId: account.account.id,
+      actorId: actor.actor.id,
+    });
   }
 
   const stop = async () => {
@@ -56,22 +85,49 @@ async function main() {
   process.once("SIGTERM", stop);
 
   const run = (side, method, body) =>
-    execute(side.server.services, { accountId: side.accountId, method, body: { actor: side.actorId, ...body } });
+    execute(side.server.services, {
+      accountId: side.accountId,
+      method,
+      body: { actor: side.actorId, ...body },
+    });
 
   // Each accepts followers automatically and follows the other.
-  for (const side of sides) await run(side, "update_actor", { autoFollow: true, profile: { name: side.handle === "alice" ? "Alice (demo A)" : "Bob (demo B)", summary: "<p>A Corral demo actor.</p>" } });
-  for (const [me, other] of [[sides[0], sides[1]], [sides[1], sides[0]]]) {
+  for (const side of sides)
+    await run(side, "update_actor", {
+      autoFollow: true,
+      profile: {
+        name: side.handle === "alice" ? "Alice (demo A)" : "Bob (demo B)",
+        summary: "<p>A Corral demo actor.</p>",
+      },
+    });
+  for (const [me, other] of [
+    [sides[0], sides[1]],
+    [sides[1], sides[0]],
+  ]) {
     await run(me, "send_message", {
-      data: { "@context": "https://www.w3.org/ns/activitystreams", id: `${me.actorId}#follow-${Date.now()}`, type: "Follow", actor: me.actorId, object: other.actorId, to: [other.actorId] },
+      data: {
+        "@context": "https://www.w3.org/ns/activitystreams",
+        id: `${me.actorId}#follow-${Date.now()}`,
+        type: "Follow",
+        actor: me.actorId,
+        object: other.actorId,
+        to: [other.actorId],
+      },
     });
   }
 
   console.log("Corral demo: two federating servers\n");
   for (const side of sides) {
-    console.log(`  ${side.label}: ${side.base}   sign in as: demo / ${side.password}   actor @${side.handle}@${new URL(side.base).host}`);
+    console.log(
+      `  ${side.label}: ${side.base}   sign in as: demo / ${side.password}   actor @${side.handle}@${new URL(side.base).host}`,
+    );
   }
-  console.log(`\nalice and bob follow each other and exchange a Note every ${INTERVAL_MS / 1000} s.`);
-  console.log("Open either URL, sign in, and watch the incoming and outgoing streams. Ctrl-C stops both.\n");
+  console.log(
+    `\nalice and bob follow each other and exchange a Note every ${INTERVAL_MS / 1000} s.`,
+  );
+  console.log(
+    "Open either URL, sign in, and watch the incoming and outgoing streams. Ctrl-C stops both.\n",
+  );
 
   let turn = 0;
   const timer = setInterval(() => {
@@ -80,7 +136,19 @@ async function main() {
     turn++;
     const content = `<p>Note #${turn} from @${me.handle} to @${other.handle} at ${new Date().toISOString()}</p>`;
     void run(me, "publish_object", {
-      data: { type: "Note", content, to: [other.actorId, PUBLIC], cc: [`${me.actorId}/followers`], tag: [{ type: "Mention", href: other.actorId, name: `@${other.handle}@${new URL(other.base).host}` }] },
+      data: {
+        type: "Note",
+        content,
+        to: [other.actorId, PUBLIC],
+        cc: [`${me.actorId}/followers`],
+        tag: [
+          {
+            type: "Mention",
+            href: other.actorId,
+            name: `@${other.handle}@${new URL(other.base).host}`,
+          },
+        ],
+      },
     });
   }, INTERVAL_MS);
 }

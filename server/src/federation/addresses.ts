@@ -31,7 +31,8 @@ export async function checkOutgoingUrl(url: string, allowPrivate: boolean): Prom
   } catch (error) {
     return { ok: false, reason: `DNS lookup of ${host} failed: ${(error as Error).message}` };
   }
-  if (addresses.length === 0) return { ok: false, reason: `DNS lookup of ${host} returned no address` };
+  if (addresses.length === 0)
+    return { ok: false, reason: `DNS lookup of ${host} returned no address` };
   for (const { address } of addresses) {
     if (!isPublicAddress(address)) return refuse(url, `${host} (${address})`);
   }

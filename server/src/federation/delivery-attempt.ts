@@ -31,13 +31,18 @@ export async function attemptDelivery(services: Services, row: DeliveryRow): Pro
   const attempt = row.attempt + 1;
   let result: PostResult;
   try {
-    result = isOurs(services, row.inbox) ? await deliverHere(services, row) : await deliverThere(services, row);
+    result = isOurs(services, row.inbox)
+      ? await deliverHere(services, row)
+      : await deliverThere(services, row);
   } catch (error) {
     result = { ok: false, reason: `delivery to ${row.inbox} failed: ${(error as Error).message}` };
   }
   if (result.ok) return { kind: "delivered", id: row.id };
 
-  const final = result.refused === true || (result.status !== undefined && PERMANENT_STATUSES.has(result.status)) || attempt >= MAX_ATTEMPTS;
+  const final =
+    result.refused === true ||
+    (result.status !== undefined && PERMANENT_STATUSES.has(result.status)) ||
+    attempt >= MAX_ATTEMPTS;
   const nextAttemptAt = Date.now() + computeBackoff(attempt);
   if (row.account_id != null) {
     await reportError(
@@ -46,7 +51,9 @@ export async function attemptDelivery(services: Services, row: DeliveryRow): Pro
       row.routing_key,
       row.original,
       [
-        result.refused ? `delivery to ${row.inbox} refused before sending` : `delivery to ${row.inbox} failed (attempt ${attempt})`,
+        result.refused
+          ? `delivery to ${row.inbox} refused before sending`
+          : `delivery to ${row.inbox} failed (attempt ${attempt})`,
         result.reason,
         final ? "giving up" : `next attempt at ${new Date(nextAttemptAt).toISOString()}`,
       ],
@@ -58,19 +65,25 @@ export async function attemptDelivery(services: Services, row: DeliveryRow): Pro
       },
     );
   }
-  return final ? { kind: "final", id: row.id } : { kind: "retry", id: row.id, attempt, nextAttemptAt };
+  return final
+    ? { kind: "final", id: row.id }
+    : { kind: "retry", id: row.id, attempt, nextAttemptAt };
 }
 
 async function deliverThere(services: Services, row: DeliveryRow): Promise<PostResult> {
   const signer = await loadSigner(services.db, row.actor_id);
-  if (!signer) return { ok: false, refused: true, reason: `actor ${row.actor_id} has no signing key here` };
-  return signedPost(row.inbox, row.body, signer, { allowPrivate: services.config.allowPrivateAddresses });
+  if (!signer)
+    return { ok: false, refused: true, reason: `actor ${row.actor_id} has no signing key here` };
+  return signedPost(row.inbox, row.body, signer, {
+    allowPrivate: services.config.allowPrivateAddresses,
+  });
 }
 
 /** An inbox on this server: no HTTP, no signature (we are the signer), same routing as the inbox. */
 async function deliverHere(services: Services, row: DeliveryRow): Promise<PostResult> {
   const raw: unknown = JSON.parse(row.body);
-  if (!isObject(raw)) return { ok: false, refused: true, reason: "the activity is not a JSON object" };
+  if (!isObject(raw))
+    return { ok: false, refused: true, reason: "the activity is not a JSON object" };
   const sender = idOf(raw.actor) ?? row.actor_id;
   const origin = new URL(row.inbox).origin;
   const actorId = row.inbox === `${origin}/inbox` ? null : row.inbox.replace(/\/inbox$/, "");

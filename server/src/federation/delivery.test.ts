@@ -22,8 +22,18 @@ afterEach(async () => {
 async function openServices(url: string): Promise<Services> {
   const { db } = await openDatabase(url);
   cleanups.push(() => db.close());
-  const config = parseConfig({ database: url, allowPrivateAddresses: true, baseUrls: ["http://127.0.0.1:9"] });
-  return { config, db, events: createEventLog(db, createMemoryBus(), { cap: 10_000 }), bus: createMemoryBus(), federation: undefined as never };
+  const config = parseConfig({
+    database: url,
+    allowPrivateAddresses: true,
+    baseUrls: ["http://127.0.0.1:9"],
+  });
+  return {
+    config,
+    db,
+    events: createEventLog(db, createMemoryBus(), { cap: 10_000 }),
+    bus: createMemoryBus(),
+    federation: undefined as never,
+  };
 }
 
 async function setUp(status = 202) {
@@ -32,7 +42,10 @@ async function setUp(status = 202) {
   const second = first.db.dialect === "postgres" ? await openServices(url) : { ...first };
   const account = await createAccount(first.db, { name: "queue", password: "queue-password" });
   if (!account.ok) throw new Error(account.error);
-  const actor = await createActor(first.db, { accountId: account.account.id, baseUrl: "http://127.0.0.1:9" });
+  const actor = await createActor(first.db, {
+    accountId: account.account.id,
+    baseUrl: "http://127.0.0.1:9",
+  });
   if (!actor.ok) throw new Error(actor.error);
   const inbox: CaptureServer = await startCaptureServer({ status });
   cleanups.push(() => inbox.close());
@@ -42,7 +55,10 @@ async function setUp(status = 202) {
 describe("delivery queue", () => {
   it("delivers every queued row exactly once when two workers share the queue, and empties it", async () => {
     const { first, second, inbox, accountId, actorId } = await setUp();
-    const workers = [startDeliveryWorker(first, { pollMs: 50 }), startDeliveryWorker(second, { pollMs: 50 })];
+    const workers = [
+      startDeliveryWorker(first, { pollMs: 50 }),
+      startDeliveryWorker(second, { pollMs: 50 }),
+    ];
     for (let n = 0; n < 150; n++) {
       await enqueueDeliveries(n % 2 ? first : second, {
         actorId,
@@ -53,9 +69,13 @@ describe("delivery queue", () => {
         original: "{}",
       });
     }
-    await expect.poll(() => inbox.requests.filter((r) => r.method === "POST").length, { timeout: 20_000 }).toBe(150);
+    await expect
+      .poll(() => inbox.requests.filter((r) => r.method === "POST").length, { timeout: 20_000 })
+      .toBe(150);
     await Promise.all(workers.map((w) => w.stop()));
-    const bodies = inbox.requests.map((r) => JSON.parse(r.body.toString()).n).sort((x: number, y: number) => x - y);
+    const bodies = inbox.requests
+      .map((r) => JSON.parse(r.body.toString()).n)
+      .sort((x: number, y: number) => x - y);
     expect(bodies).toEqual(Array.from({ length: 150 }, (_, n) => n));
     expect(await first.db.all(`SELECT id FROM deliveries`)).toEqual([]);
   });
@@ -65,16 +85,36 @@ describe("delivery queue", () => {
     const worker = startDeliveryWorker(first, { pollMs: 50 });
     cleanups.push(() => worker.stop());
     const before = Date.now();
-    await enqueueDeliveries(first, { actorId, accountId, inboxes: [`${inbox.url}/inbox`], body: "{}", routingKey: "send_message", original: '{"x":1}' });
-    await expect.poll(async () => (await first.db.get<{ attempt: number }>(`SELECT attempt FROM deliveries`))?.attempt).toBe(1);
-    const row = await first.db.get<{ next_attempt_at: number; locked_until: number }>(`SELECT next_attempt_at, locked_until FROM deliveries`);
+    await enqueueDeliveries(first, {
+      actorId,
+      accountId,
+      inboxes: [`${inbox.url}/inbox`],
+      body: "{}",
+      routingKey: "send_message",
+      original: '{"x":1}',
+    });
+    await expect
+      .poll(
+        async () =>
+          (await first.db.get<{ attempt: number }>(`SELECT attempt FROM deliveries`))?.attempt,
+      )
+      .toBe(1);
+    const row = await first.db.get<{ next_attempt_at: number; locked_until: number }>(
+      `SELECT next_attempt_at, locked_until FROM deliveries`,
+    );
     expect(Number(row!.next_attempt_at)).toBeGreaterThan(before + 25_000);
     expect(Number(row!.locked_until)).toBe(0);
 
     // Due again: the second attempt is reported as attempt 2.
     await first.db.run(`UPDATE deliveries SET next_attempt_at = 0`);
-    await expect.poll(async () => (await first.events.readAfter(accountId, "error", 0)).length, { timeout: 5_000 }).toBe(2);
-    const events = (await first.events.readAfter(accountId, "error", 0)).map((e) => JSON.parse(e.data));
+    await expect
+      .poll(async () => (await first.events.readAfter(accountId, "error", 0)).length, {
+        timeout: 5_000,
+      })
+      .toBe(2);
+    const events = (await first.events.readAfter(accountId, "error", 0)).map((e) =>
+      JSON.parse(e.data),
+    );
     expect(events.map((e) => [e.attempt, e.status, e.original_message_body])).toEqual([
       [1, 503, '{"x":1}'],
       [2, 503, '{"x":1}'],
@@ -86,10 +126,26 @@ describe("delivery queue", () => {
     const { first, inbox, accountId, actorId } = await setUp(410);
     const worker = startDeliveryWorker(first, { pollMs: 50 });
     cleanups.push(() => worker.stop());
-    await enqueueDeliveries(first, { actorId, accountId, inboxes: [`${inbox.url}/inbox`], body: "{}", routingKey: "publish_object", original: "{}" });
-    await expect.poll(async () => (await first.events.readAfter(accountId, "error", 0)).length).toBe(1);
-    const [event] = (await first.events.readAfter(accountId, "error", 0)).map((e) => JSON.parse(e.data));
-    expect(event).toMatchObject({ routing_key: "publish_object", status: 410, attempt: 1, final: true });
+    await enqueueDeliveries(first, {
+      actorId,
+      accountId,
+      inboxes: [`${inbox.url}/inbox`],
+      body: "{}",
+      routingKey: "publish_object",
+      original: "{}",
+    });
+    await expect
+      .poll(async () => (await first.events.readAfter(accountId, "error", 0)).length)
+      .toBe(1);
+    const [event] = (await first.events.readAfter(accountId, "error", 0)).map((e) =>
+      JSON.parse(e.data),
+    );
+    expect(event).toMatchObject({
+      routing_key: "publish_object",
+      status: 410,
+      attempt: 1,
+      final: true,
+    });
     await expect.poll(() => first.db.all(`SELECT id FROM deliveries`)).toEqual([]);
   });
 });

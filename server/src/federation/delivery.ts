@@ -53,7 +53,10 @@ export async function enqueueDeliveries(services: Services, job: DeliveryJob): P
 }
 
 /** Starts delivering queued rows in the background until stop() (which lets attempts finish). */
-export function startDeliveryWorker(services: Services, options: WorkerOptions = {}): { stop(): Promise<void> } {
+export function startDeliveryWorker(
+  services: Services,
+  options: WorkerOptions = {},
+): { stop(): Promise<void> } {
   const concurrency = options.concurrency ?? 64;
   const pollMs = options.pollMs ?? 1000;
   let stopped = false;
@@ -89,7 +92,11 @@ export function startDeliveryWorker(services: Services, options: WorkerOptions =
     pending = [];
     flushing = flushing
       .then(() => recordOutcomes(services, group))
-      .catch((error) => console.error(`delivery queue: could not record ${group.length} outcomes: ${(error as Error).message}`));
+      .catch((error) =>
+        console.error(
+          `delivery queue: could not record ${group.length} outcomes: ${(error as Error).message}`,
+        ),
+      );
     return flushing;
   };
   const settle = (outcome: Outcome) => {
@@ -148,7 +155,12 @@ async function claimDue(services: Services, limit: number): Promise<DeliveryRow[
      RETURNING id, actor_id, account_id, inbox, body, routing_key, original, attempt`,
     [now + LOCK_MS, now, now, now, limit],
   );
-  return rows.map((r) => ({ ...r, id: Number(r.id), attempt: Number(r.attempt), account_id: r.account_id == null ? null : Number(r.account_id) }));
+  return rows.map((r) => ({
+    ...r,
+    id: Number(r.id),
+    attempt: Number(r.attempt),
+    account_id: r.account_id == null ? null : Number(r.account_id),
+  }));
 }
 
 async function recordOutcomes(services: Services, outcomes: Outcome[]): Promise<void> {
@@ -157,14 +169,16 @@ async function recordOutcomes(services: Services, outcomes: Outcome[]): Promise<
   await services.db.transaction(async (tx) => {
     for (let i = 0; i < done.length; i += 500) {
       const chunk = done.slice(i, i + 500);
-      await tx.run(`DELETE FROM deliveries WHERE id IN (${chunk.map(() => "?").join(", ")})`, chunk);
+      await tx.run(
+        `DELETE FROM deliveries WHERE id IN (${chunk.map(() => "?").join(", ")})`,
+        chunk,
+      );
     }
     for (const retry of retries) {
-      await tx.run(`UPDATE deliveries SET attempt = ?, next_attempt_at = ?, locked_until = 0 WHERE id = ?`, [
-        retry.attempt,
-        retry.nextAttemptAt,
-        retry.id,
-      ]);
+      await tx.run(
+        `UPDATE deliveries SET attempt = ?, next_attempt_at = ?, locked_until = 0 WHERE id = ?`,
+        [retry.attempt, retry.nextAttemptAt, retry.id],
+      );
     }
   });
 }

@@ -22,7 +22,10 @@ export function parseHandle(input: string): Handle | null {
 export type HandleResult = { ok: true; id: string } | { ok: false; reason: string };
 
 /** The ActivityPub id a handle's WebFinger document links to (`rel=self`, an AS2 type). */
-export async function resolveHandle(handle: Handle, options: { allowPrivate: boolean; timeoutMs: number }): Promise<HandleResult> {
+export async function resolveHandle(
+  handle: Handle,
+  options: { allowPrivate: boolean; timeoutMs: number },
+): Promise<HandleResult> {
   const resource = `acct:${handle.user}@${handle.host}`;
   const query = `/.well-known/webfinger?resource=${encodeURIComponent(resource)}`;
   const hostname = new URL(`http://${handle.host}`).hostname;
@@ -53,7 +56,8 @@ function selfLink(document: unknown): string | undefined {
   for (const link of links as { rel?: unknown; type?: unknown; href?: unknown }[]) {
     if (link?.rel !== "self" || typeof link.href !== "string") continue;
     const type = typeof link.type === "string" ? link.type : "";
-    if (type === "application/activity+json" || type.startsWith("application/ld+json")) return link.href;
+    if (type === "application/activity+json" || type.startsWith("application/ld+json"))
+      return link.href;
   }
   return undefined;
 }

@@ -11,7 +11,11 @@ import { verifySigner } from "./verify.ts";
 
 const MAX_BODY_BYTES = 1024 * 1024;
 
-export async function handleInbox(services: Services, request: Request, actorId: string | null): Promise<Response> {
+export async function handleInbox(
+  services: Services,
+  request: Request,
+  actorId: string | null,
+): Promise<Response> {
   if (actorId !== null) {
     const actor = await findLocalActor(services.db, actorId);
     if (!actor) return problem(404, `no actor ${actorId} here`);
@@ -30,7 +34,8 @@ export async function handleInbox(services: Services, request: Request, actorId:
 
   const signed = await verifySigner(services, request, bytes);
   if (!signed.ok) return problem(401, signed.reason);
-  if (signed.owner !== sender) return problem(401, `signed by ${signed.owner}, not by the activity's actor ${sender}`);
+  if (signed.owner !== sender)
+    return problem(401, `signed by ${signed.owner}, not by the activity's actor ${sender}`);
 
   await acceptActivity(services, activity as Record<string, unknown>, sender, actorId);
   return new Response(null, { status: 202 });
@@ -40,9 +45,15 @@ export async function handleInbox(services: Services, request: Request, actorId:
  * What happens to an activity whose signature checked out (or that one of our own actors sent
  * to another on this server): an incoming event per addressed actor, then follow bookkeeping.
  */
-export async function acceptActivity(services: Services, raw: Record<string, unknown>, sender: string, actorId: string | null): Promise<void> {
+export async function acceptActivity(
+  services: Services,
+  raw: Record<string, unknown>,
+  sender: string,
+  actorId: string | null,
+): Promise<void> {
   const parsed = parseActivityPub(raw);
-  const recipients = actorId !== null ? [actorId] : await findAddressedActors(services, raw, sender);
+  const recipients =
+    actorId !== null ? [actorId] : await findAddressedActors(services, raw, sender);
   for (const recipient of recipients) {
     const accountId = (await findLocalActor(services.db, recipient))?.accountId;
     if (accountId == null) continue;

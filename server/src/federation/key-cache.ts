@@ -49,7 +49,10 @@ export class InboxKeyCache implements KeyCache {
 
   async set(keyId: URL, key: CryptographicKey | null): Promise<void> {
     // Fedify refetched after a failed verification (a rotated key): keep what it found.
-    this.#entries.set(keyId.href, { key, expires: Date.now() + (key ? KEY_TTL_MS : FAILURE_TTL_MS) });
+    this.#entries.set(keyId.href, {
+      key,
+      expires: Date.now() + (key ? KEY_TTL_MS : FAILURE_TTL_MS),
+    });
   }
 
   async #resolve(keyId: URL): Promise<Entry> {
@@ -58,11 +61,15 @@ export class InboxKeyCache implements KeyCache {
     const local = await findLocalActor(this.#options.db, documentUrl.href);
     if (local) {
       const publicKey = await loadPublicKey(this.#options.db, local.id);
-      if (publicKey) return found(new CryptographicKey({ id: keyId, owner: new URL(local.id), publicKey }));
+      if (publicKey)
+        return found(new CryptographicKey({ id: keyId, owner: new URL(local.id), publicKey }));
     }
     // Unsigned: servers with authorized fetch still serve actors' keys to anyone (that is how
     // a first contact can verify at all).
-    const fetched = await signedGet(documentUrl.href, null, { allowPrivate: this.#options.allowPrivate, timeoutMs: 10_000 });
+    const fetched = await signedGet(documentUrl.href, null, {
+      allowPrivate: this.#options.allowPrivate,
+      timeoutMs: 10_000,
+    });
     if (!fetched.ok) return failed(`key ${keyId.href} could not be fetched: ${fetched.reason}`);
     const pem = findKey(fetched.document, keyId);
     if (!pem.ok) return failed(pem.reason);
@@ -88,11 +95,18 @@ function findKey(document: unknown, keyId: URL): FoundKey {
     if (!owner) return { ok: false, reason: `key ${keyId.href} has no owner` };
     return { ok: true, owner, publicKeyPem: document.publicKeyPem };
   }
-  const keys = (Array.isArray(document.publicKey) ? document.publicKey : [document.publicKey]).filter(isObject);
-  const match = keys.find((k) => k.id === keyId.href) ?? (keyId.hash === "" && keys.length === 1 ? keys[0] : undefined);
+  const keys = (
+    Array.isArray(document.publicKey) ? document.publicKey : [document.publicKey]
+  ).filter(isObject);
+  const match =
+    keys.find((k) => k.id === keyId.href) ??
+    (keyId.hash === "" && keys.length === 1 ? keys[0] : undefined);
   const actorId = idOf(document.id);
   if (!match || typeof match.publicKeyPem !== "string" || !actorId) {
-    return { ok: false, reason: `${keyId.href} is not among the keys of ${actorId ?? "the fetched document"}` };
+    return {
+      ok: false,
+      reason: `${keyId.href} is not among the keys of ${actorId ?? "the fetched document"}`,
+    };
   }
   return { ok: true, owner: idOf(match.owner) ?? actorId, publicKeyPem: match.publicKeyPem };
 }

@@ -21,14 +21,20 @@ export function isOurs(services: Services, uri: string): boolean {
 export type LocalDocument = { found: true; document: unknown } | { found: false; reason: string };
 
 /** A document on one of our origins as `reader` may see it; `reason` says why there is none. */
-export async function loadLocalDocument(services: Services, uri: string, reader: string): Promise<LocalDocument> {
+export async function loadLocalDocument(
+  services: Services,
+  uri: string,
+  reader: string,
+): Promise<LocalDocument> {
   const stored = await loadStoredObject(services, uri);
   if (stored?.deleted) return { found: true, document: tombstone(uri) };
   if (stored) {
     // The same audience rule as a remote server's signed GET: accounts here do not read each
     // other's private objects through lookup.
     const visible = await readStoredObjectAs(services, stored, reader);
-    return visible.ok ? { found: true, document: visible.data } : { found: false, reason: `${uri} answered 403 here: ${visible.reason}` };
+    return visible.ok
+      ? { found: true, document: visible.data }
+      : { found: false, reason: `${uri} answered 403 here: ${visible.reason}` };
   }
   const actor = await findActor(services.db, uri);
   if (actor) return { found: true, document: await actorDocument(services.db, actor) };
@@ -36,10 +42,13 @@ export async function loadLocalDocument(services: Services, uri: string, reader:
     new Request(uri, { headers: { Accept: "application/activity+json" } }),
     { contextData: services },
   );
-  if (response.status === 410) return { found: true, document: await readJson(response) ?? tombstone(uri) };
+  if (response.status === 410)
+    return { found: true, document: (await readJson(response)) ?? tombstone(uri) };
   if (!response.ok) return { found: false, reason: `${uri} answered ${response.status} here` };
   const document = await readJson(response);
-  return document === undefined ? { found: false, reason: `${uri} is not an ActivityPub document` } : { found: true, document };
+  return document === undefined
+    ? { found: false, reason: `${uri} is not an ActivityPub document` }
+    : { found: true, document };
 }
 
 function tombstone(id: string) {

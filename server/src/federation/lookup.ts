@@ -25,7 +25,10 @@ export async function lookupUri(
   }
 }
 
-async function lookup(services: Services, input: { actorId: string; uri: string; timeoutMs?: number }): Promise<LookupResult> {
+async function lookup(
+  services: Services,
+  input: { actorId: string; uri: string; timeoutMs?: number },
+): Promise<LookupResult> {
   // One deadline for the whole lookup: WebFinger and the fetch share it.
   const deadline = Date.now() + (input.timeoutMs ?? DEFAULT_TIMEOUT_MS);
   const remaining = () => Math.max(1, deadline - Date.now());
@@ -41,7 +44,8 @@ async function lookup(services: Services, input: { actorId: string; uri: string;
       uri = resolved.id;
     }
   }
-  if (!/^https?:\/\//i.test(uri)) return { raw: null, error: `"${input.uri}" is neither an http(s) URI nor acct:user@host` };
+  if (!/^https?:\/\//i.test(uri))
+    return { raw: null, error: `"${input.uri}" is neither an http(s) URI nor acct:user@host` };
   if (isOurs(services, uri)) {
     const local = await loadLocalDocument(services, uri, input.actorId);
     if (!local.found) return { raw: null, error: local.reason };
@@ -54,7 +58,10 @@ async function lookup(services: Services, input: { actorId: string; uri: string;
   return { raw: result.document, parsed: parseActivityPub(result.document) };
 }
 
-async function findLocalHandle(services: Services, identifier: string): Promise<string | undefined> {
+async function findLocalHandle(
+  services: Services,
+  identifier: string,
+): Promise<string | undefined> {
   const row = await services.db.get<{ actor_id: string }>(
     `SELECT actor_id FROM identifiers WHERE identifier = ?`,
     [identifier],

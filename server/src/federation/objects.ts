@@ -9,24 +9,29 @@ import { verifySigner } from "./verify.ts";
 // the author, an addressee, or a follower when the author's followers are addressed.
 
 const PUBLIC = new Set(["https://www.w3.org/ns/activitystreams#Public", "as:Public", "Public"]);
-const CONTENT_TYPE = 'application/activity+json; charset=utf-8';
+const CONTENT_TYPE = "application/activity+json; charset=utf-8";
 
 /** A fresh id for something `actorId` publishes, on the actor's own origin. */
 export function mintObjectId(actorId: string): string {
   return `${new URL(actorId).origin}/objects/${randomUUID()}`;
 }
 
-export async function storeObject(services: Services, actorId: string, data: Record<string, unknown>): Promise<void> {
-  await services.db.run(`INSERT INTO objects (id, actor_id, data, created_at) VALUES (?, ?, ?, ?)`, [
-    data.id,
-    actorId,
-    JSON.stringify(data),
-    Date.now(),
-  ]);
+export async function storeObject(
+  services: Services,
+  actorId: string,
+  data: Record<string, unknown>,
+): Promise<void> {
+  await services.db.run(
+    `INSERT INTO objects (id, actor_id, data, created_at) VALUES (?, ?, ?, ?)`,
+    [data.id, actorId, JSON.stringify(data), Date.now()],
+  );
 }
 
 /** A stored object (publish_object / publish_activity) by id. */
-export async function loadStoredObject(services: Services, id: string): Promise<{ data: unknown; actorId: string; deleted: boolean } | undefined> {
+export async function loadStoredObject(
+  services: Services,
+  id: string,
+): Promise<{ data: unknown; actorId: string; deleted: boolean } | undefined> {
   const row = await services.db.get<{ data: string; actor_id: string; deleted_at: number | null }>(
     `SELECT data, actor_id, deleted_at FROM objects WHERE id = ?`,
     [id],
@@ -42,7 +47,11 @@ export async function handleObjectRequest(services: Services, request: Request):
   const stored = await loadStoredObject(services, id);
   if (!stored) return problem(404, `no object ${id} here`);
   if (stored.deleted) {
-    return json(410, { "@context": "https://www.w3.org/ns/activitystreams", id, type: "Tombstone" });
+    return json(410, {
+      "@context": "https://www.w3.org/ns/activitystreams",
+      id,
+      type: "Tombstone",
+    });
   }
   const data = stored.data as Record<string, unknown>;
   if (!isPublic(data)) {
@@ -75,20 +84,37 @@ function hideBlindCopies(data: Record<string, unknown>): Record<string, unknown>
 
 function isPublic(data: Record<string, unknown>): boolean {
   const inner = isObject(data.object) ? data.object : {};
-  return ["to", "cc", "audience"].some((key) => idsOf(data[key]).some((id) => PUBLIC.has(id)) || idsOf(inner[key]).some((id) => PUBLIC.has(id)));
+  return ["to", "cc", "audience"].some(
+    (key) =>
+      idsOf(data[key]).some((id) => PUBLIC.has(id)) ||
+      idsOf(inner[key]).some((id) => PUBLIC.has(id)),
+  );
 }
 
-async function mayRead(services: Services, data: Record<string, unknown>, author: string, reader: string): Promise<boolean> {
+async function mayRead(
+  services: Services,
+  data: Record<string, unknown>,
+  author: string,
+  reader: string,
+): Promise<boolean> {
   if (reader === author) return true;
-  const audience = new Set(["to", "cc", "bto", "bcc", "audience"].flatMap((key) => idsOf(data[key])));
+  const audience = new Set(
+    ["to", "cc", "bto", "bcc", "audience"].flatMap((key) => idsOf(data[key])),
+  );
   if (audience.has(reader)) return true;
   if (!audience.has(`${author}/followers`)) return false;
-  const row = await services.db.get(`SELECT 1 AS yes FROM followers WHERE actor_id = ? AND follower_id = ?`, [author, reader]);
+  const row = await services.db.get(
+    `SELECT 1 AS yes FROM followers WHERE actor_id = ? AND follower_id = ?`,
+    [author, reader],
+  );
   return row !== undefined;
 }
 
 function json(status: number, body: unknown): Response {
-  return new Response(JSON.stringify(body), { status, headers: { "Content-Type": CONTENT_TYPE, Vary: "Accept, Signature" } });
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { "Content-Type": CONTENT_TYPE, Vary: "Accept, Signature" },
+  });
 }
 
 function problem(status: number, detail: string): Response {

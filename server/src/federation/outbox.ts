@@ -24,11 +24,14 @@ export interface SendInput {
 export async function sendAsActor(services: Services, input: SendInput): Promise<void> {
   const { bto: _bto, bcc: _bcc, ...sent } = input.data;
   const body = JSON.stringify(sent);
-  const original = typeof input.original === "string" ? input.original : JSON.stringify(input.original);
+  const original =
+    typeof input.original === "string" ? input.original : JSON.stringify(input.original);
   try {
     await recordOutgoingFollows(services, input.actorId, input.data);
   } catch (error) {
-    await reportError(services, input.accountId, input.routingKey, original, [(error as Error).message]);
+    await reportError(services, input.accountId, input.routingKey, original, [
+      (error as Error).message,
+    ]);
   }
   const inboxes = await collectInboxes(services, input, original);
   await enqueueDeliveries(services, {
@@ -47,7 +50,11 @@ export async function sendAsActor(services: Services, input: SendInput): Promise
   });
 }
 
-async function collectInboxes(services: Services, input: SendInput, original: string): Promise<string[]> {
+async function collectInboxes(
+  services: Services,
+  input: SendInput,
+  original: string,
+): Promise<string[]> {
   const targets = new Set(AUDIENCE_KEYS.flatMap((key) => idsOf(input.data[key])));
   const followersUrl = `${input.actorId}/followers`;
   const inboxes = new Set<string>();
@@ -60,21 +67,31 @@ async function collectInboxes(services: Services, input: SendInput, original: st
   }
   targets.delete(input.actorId);
   const remote = [...targets].filter((id) => !PUBLIC.has(id));
-  const resolved = await mapLimit(remote, 8, (target) => resolveInboxes(services, input.actorId, target));
+  const resolved = await mapLimit(remote, 8, (target) =>
+    resolveInboxes(services, input.actorId, target),
+  );
   for (const [index, result] of resolved.entries()) {
     if (result.ok) {
       inboxes.add(result.sharedInbox ?? result.inbox);
       continue;
     }
-    await reportError(services, input.accountId, input.routingKey, original, [
-      `no delivery to ${remote[index]}: refused before sending`,
-      result.reason,
-    ], { inbox: null, target: remote[index], status: null, attempt: 0, final: true });
+    await reportError(
+      services,
+      input.accountId,
+      input.routingKey,
+      original,
+      [`no delivery to ${remote[index]}: refused before sending`, result.reason],
+      { inbox: null, target: remote[index], status: null, attempt: 0, final: true },
+    );
   }
   return [...inboxes];
 }
 
-async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+async function mapLimit<T, R>(
+  items: T[],
+  limit: number,
+  fn: (item: T) => Promise<R>,
+): Promise<R[]> {
   const results: R[] = new Array(items.length);
   let next = 0;
   const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {

@@ -19,9 +19,34 @@ const COLLECTION_TYPES = new Set([
   "OrderedCollectionPage",
 ]);
 const ACTIVITY_TYPES = new Set([
-  "Accept", "Add", "Announce", "Arrive", "Block", "Create", "Delete", "Dislike", "Flag", "Follow",
-  "Ignore", "Invite", "Join", "Leave", "Like", "Listen", "Move", "Offer", "Question", "Read",
-  "Reject", "Remove", "TentativeAccept", "TentativeReject", "Travel", "Undo", "Update", "View",
+  "Accept",
+  "Add",
+  "Announce",
+  "Arrive",
+  "Block",
+  "Create",
+  "Delete",
+  "Dislike",
+  "Flag",
+  "Follow",
+  "Ignore",
+  "Invite",
+  "Join",
+  "Leave",
+  "Like",
+  "Listen",
+  "Move",
+  "Offer",
+  "Question",
+  "Read",
+  "Reject",
+  "Remove",
+  "TentativeAccept",
+  "TentativeReject",
+  "Travel",
+  "Undo",
+  "Update",
+  "View",
   "EmojiReact",
 ]);
 
@@ -76,7 +101,11 @@ function isActivity(raw: Json, type: string | undefined): boolean {
 }
 
 function normaliseActivity(raw: Json): Json {
-  const out: Json = { type: firstType(raw), id: idOf(raw.id) ?? null, actor: idOf(raw.actor) ?? null };
+  const out: Json = {
+    type: firstType(raw),
+    id: idOf(raw.id) ?? null,
+    actor: idOf(raw.actor) ?? null,
+  };
   const objectId = idOf(raw.object);
   if (objectId !== undefined) out.object = objectId;
   else if (raw.object !== undefined) out.object = raw.object;
@@ -90,7 +119,16 @@ function normaliseObject(raw: Json): Json {
   const out: Json = { type: firstType(raw) ?? null, id: idOf(raw.id) ?? null };
   Object.assign(out, audiences(raw));
   copyIds(raw, out, ["attributedTo", "inReplyTo", "context", "url"]);
-  copyScalars(raw, out, ["name", "summary", "content", "contentMap", "published", "updated", "sensitive", "mediaType"]);
+  copyScalars(raw, out, [
+    "name",
+    "summary",
+    "content",
+    "contentMap",
+    "published",
+    "updated",
+    "sensitive",
+    "mediaType",
+  ]);
   for (const key of ["tag", "attachment"]) {
     if (raw[key] !== undefined) out[key] = Array.isArray(raw[key]) ? raw[key] : [raw[key]];
   }
@@ -99,14 +137,28 @@ function normaliseObject(raw: Json): Json {
 
 function normaliseActor(raw: Json): Json {
   const out: Json = { type: firstType(raw), id: idOf(raw.id) ?? null };
-  copyScalars(raw, out, ["preferredUsername", "name", "summary", "icon", "image", "manuallyApprovesFollowers", "published"]);
+  copyScalars(raw, out, [
+    "preferredUsername",
+    "name",
+    "summary",
+    "icon",
+    "image",
+    "manuallyApprovesFollowers",
+    "published",
+  ]);
   copyIds(raw, out, ["inbox", "outbox", "followers", "following", "url"]);
   const endpoints = raw.endpoints;
-  if (isObject(endpoints) && typeof endpoints.sharedInbox === "string") out.sharedInbox = endpoints.sharedInbox;
+  if (isObject(endpoints) && typeof endpoints.sharedInbox === "string")
+    out.sharedInbox = endpoints.sharedInbox;
   if (isObject(raw.publicKey)) {
-    out.publicKey = { id: idOf(raw.publicKey.id), owner: idOf(raw.publicKey.owner), publicKeyPem: raw.publicKey.publicKeyPem };
+    out.publicKey = {
+      id: idOf(raw.publicKey.id),
+      owner: idOf(raw.publicKey.owner),
+      publicKeyPem: raw.publicKey.publicKeyPem,
+    };
   }
-  if (raw.attachment !== undefined) out.attachment = Array.isArray(raw.attachment) ? raw.attachment : [raw.attachment];
+  if (raw.attachment !== undefined)
+    out.attachment = Array.isArray(raw.attachment) ? raw.attachment : [raw.attachment];
   if (raw.alsoKnownAs !== undefined) out.alsoKnownAs = idsOf(raw.alsoKnownAs);
   return out;
 }

@@ -9,9 +9,14 @@ import { idOf, idsOf, isObject } from "./parse.ts";
 const PUBLIC = new Set(["https://www.w3.org/ns/activitystreams#Public", "as:Public", "Public"]);
 const FOLLOWERS_SUFFIX = "/followers";
 
-export async function findAddressedActors(services: Services, raw: Record<string, unknown>, sender: string): Promise<string[]> {
+export async function findAddressedActors(
+  services: Services,
+  raw: Record<string, unknown>,
+  sender: string,
+): Promise<string[]> {
   const named = new Set<string>();
-  for (const key of ["to", "cc", "bto", "bcc", "audience"]) for (const id of idsOf(raw[key])) named.add(id);
+  for (const key of ["to", "cc", "bto", "bcc", "audience"])
+    for (const id of idsOf(raw[key])) named.add(id);
   const objectId = idOf(raw.object);
   if (objectId) named.add(objectId);
   if (isObject(raw.object)) {

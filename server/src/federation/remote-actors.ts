@@ -13,27 +13,38 @@ export interface Inboxes {
   sharedInbox: string | null;
 }
 
-export type InboxResult = ({ ok: true } & Inboxes) | { ok: false; reason: string; refused?: boolean };
+export type InboxResult =
+  ({ ok: true } & Inboxes) | { ok: false; reason: string; refused?: boolean };
 
 const TTL_MS = 3600_000;
 const cache = new Map<string, { expires: number; inboxes: Inboxes }>();
 
-export async function resolveInboxes(services: Services, asActorId: string, targetId: string): Promise<InboxResult> {
+export async function resolveInboxes(
+  services: Services,
+  asActorId: string,
+  targetId: string,
+): Promise<InboxResult> {
   if (isOurs(services, targetId)) {
     const local = await findActor(services.db, targetId);
-    if (!local || local.deleted) return { ok: false, reason: `${targetId} is not a live actor here`, refused: true };
+    if (!local || local.deleted)
+      return { ok: false, reason: `${targetId} is not a live actor here`, refused: true };
     const uris = actorUris(local.id);
     return { ok: true, inbox: uris.inbox.href, sharedInbox: uris.sharedInbox.href };
   }
   const cached = cache.get(targetId);
   if (cached && cached.expires > Date.now()) return { ok: true, ...cached.inboxes };
   const signer = await loadSigner(services.db, asActorId);
-  const fetched = await signedGet(targetId, signer, { allowPrivate: services.config.allowPrivateAddresses, timeoutMs: 10_000 });
+  const fetched = await signedGet(targetId, signer, {
+    allowPrivate: services.config.allowPrivateAddresses,
+    timeoutMs: 10_000,
+  });
   if (!fetched.ok) return { ok: false, reason: fetched.reason };
   const document = fetched.document;
   const inbox = isObject(document) ? idOf(document.inbox) : undefined;
-  if (!inbox) return { ok: false, reason: `${targetId} has no inbox (not an actor?)`, refused: true };
-  const endpoints = isObject(document) && isObject(document.endpoints) ? document.endpoints : undefined;
+  if (!inbox)
+    return { ok: false, reason: `${targetId} has no inbox (not an actor?)`, refused: true };
+  const endpoints =
+    isObject(document) && isObject(document.endpoints) ? document.endpoints : undefined;
   const inboxes = { inbox, sharedInbox: idOf(endpoints?.sharedInbox) ?? null };
   cache.set(targetId, { expires: Date.now() + TTL_MS, inboxes });
   return { ok: true, ...inboxes };

@@ -22,11 +22,16 @@ export type FetchResult =
   | { ok: true; document: unknown; url: string; status: number }
   | { ok: false; reason: string; status?: number };
 
-const ACCEPT = 'application/activity+json, application/ld+json; profile="https://www.w3.org/ns/activitystreams"';
+const ACCEPT =
+  'application/activity+json, application/ld+json; profile="https://www.w3.org/ns/activitystreams"';
 const USER_AGENT = "Corral (+https://github.com/corral)";
 
 /** GETs a JSON document, signed when a signer is given, following redirects hop by hop. */
-export async function signedGet(url: string, signer: Signer | null, options: FetchOptions): Promise<FetchResult> {
+export async function signedGet(
+  url: string,
+  signer: Signer | null,
+  options: FetchOptions,
+): Promise<FetchResult> {
   const signal = AbortSignal.timeout(options.timeoutMs ?? 10_000);
   const visited = new Set<string>();
   let current = url;
@@ -53,7 +58,10 @@ export async function signedGet(url: string, signer: Signer | null, options: Fet
       continue;
     }
     if (!response.ok) {
-      const detail = (await response.text().catch(() => "")).slice(0, 200).replace(/\s+/g, " ").trim();
+      const detail = (await response.text().catch(() => ""))
+        .slice(0, 200)
+        .replace(/\s+/g, " ")
+        .trim();
       return {
         ok: false,
         status: response.status,
@@ -65,25 +73,37 @@ export async function signedGet(url: string, signer: Signer | null, options: Fet
     try {
       return { ok: true, document: JSON.parse(text), url: current, status: response.status };
     } catch {
-      return { ok: false, status: response.status, reason: `${current} did not answer JSON (${response.headers.get("Content-Type") ?? "no content type"})` };
+      return {
+        ok: false,
+        status: response.status,
+        reason: `${current} did not answer JSON (${response.headers.get("Content-Type") ?? "no content type"})`,
+      };
     }
   }
   return { ok: false, reason: `too many redirects from ${url}` };
 }
 
 export type PostResult =
-  | { ok: true; status: number }
-  | { ok: false; status?: number; reason: string; refused?: boolean };
+  { ok: true; status: number } | { ok: false; status?: number; reason: string; refused?: boolean };
 
 /** POSTs `body` byte for byte to an inbox, signed (draft-cavage, the most widely accepted). */
-export async function signedPost(inbox: string, body: string, signer: Signer, options: FetchOptions): Promise<PostResult> {
+export async function signedPost(
+  inbox: string,
+  body: string,
+  signer: Signer,
+  options: FetchOptions,
+): Promise<PostResult> {
   const check = await checkOutgoingUrl(inbox, options.allowPrivate);
   if (!check.ok) return { ok: false, reason: check.reason, refused: true };
   const bytes = new TextEncoder().encode(body);
   const request = await signRequest(
     new Request(inbox, {
       method: "POST",
-      headers: { "Content-Type": "application/activity+json", Accept: ACCEPT, "User-Agent": USER_AGENT },
+      headers: {
+        "Content-Type": "application/activity+json",
+        Accept: ACCEPT,
+        "User-Agent": USER_AGENT,
+      },
       body: bytes,
       redirect: "manual",
     }),
@@ -92,9 +112,16 @@ export async function signedPost(inbox: string, body: string, signer: Signer, op
     { body: bytes.buffer as ArrayBuffer },
   );
   try {
-    const response = await fetch(request, { redirect: "manual", signal: AbortSignal.timeout(options.timeoutMs ?? 15_000) });
-    const detail = (await response.text().catch(() => "")).slice(0, 200).replace(/\s+/g, " ").trim();
-    if (response.status >= 200 && response.status < 300) return { ok: true, status: response.status };
+    const response = await fetch(request, {
+      redirect: "manual",
+      signal: AbortSignal.timeout(options.timeoutMs ?? 15_000),
+    });
+    const detail = (await response.text().catch(() => ""))
+      .slice(0, 200)
+      .replace(/\s+/g, " ")
+      .trim();
+    if (response.status >= 200 && response.status < 300)
+      return { ok: true, status: response.status };
     return {
       ok: false,
       status: response.status,

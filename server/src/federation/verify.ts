@@ -10,7 +10,11 @@ export type Signed = { ok: true; owner: string; keyId: string } | { ok: false; r
 
 const keyCaches = new WeakMap<Services, InboxKeyCache>();
 
-export async function verifySigner(services: Services, request: Request, body: Uint8Array | null): Promise<Signed> {
+export async function verifySigner(
+  services: Services,
+  request: Request,
+  body: Uint8Array | null,
+): Promise<Signed> {
   if (!request.headers.has("Signature")) return { ok: false, reason: "the request is not signed" };
   const signatureInput = request.headers.get("Signature-Input");
   // RFC 9421 leaves covering the body optional; an inbox must insist on it.
@@ -25,7 +29,12 @@ export async function verifySigner(services: Services, request: Request, body: U
     if (reason.type === "noSignature") return { ok: false, reason: "the request is not signed" };
     const keyId = reason.keyId?.href;
     const fetchReason = keyId ? keyCache.reasonFor(keyId) : undefined;
-    return { ok: false, reason: fetchReason ?? `the signature${keyId ? ` by ${keyId}` : ""} does not verify (date, digest or signature)` };
+    return {
+      ok: false,
+      reason:
+        fetchReason ??
+        `the signature${keyId ? ` by ${keyId}` : ""} does not verify (date, digest or signature)`,
+    };
   }
   const owner = result.key.ownerId?.href;
   if (!owner) return { ok: false, reason: `key ${result.key.id?.href} names no owner` };
@@ -35,7 +44,10 @@ export async function verifySigner(services: Services, request: Request, body: U
 function getKeyCache(services: Services): InboxKeyCache {
   let cache = keyCaches.get(services);
   if (!cache) {
-    cache = new InboxKeyCache({ db: services.db, allowPrivate: services.config.allowPrivateAddresses });
+    cache = new InboxKeyCache({
+      db: services.db,
+      allowPrivate: services.config.allowPrivateAddresses,
+    });
     keyCaches.set(services, cache);
   }
   return cache;

@@ -20,7 +20,16 @@ export async function deleteActor(services: Services, input: MethodInput): Promi
     object: actor.id,
   };
   await storeObject(services, actor.id, remove);
-  await sendAsActor(services, { accountId: input.accountId, actorId: actor.id, data: remove, routingKey: input.method, original: input.body });
+  await sendAsActor(services, {
+    accountId: input.accountId,
+    actorId: actor.id,
+    data: remove,
+    routingKey: input.method,
+    original: input.body,
+  });
   const now = Date.now();
-  await services.db.run(`UPDATE actors SET deleted_at = ?, account_id = NULL, updated_at = ? WHERE id = ?`, [now, now, actor.id]);
+  await services.db.run(
+    `UPDATE actors SET deleted_at = ?, account_id = NULL, updated_at = ? WHERE id = ?`,
+    [now, now, actor.id],
+  );
 }

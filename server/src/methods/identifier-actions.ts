@@ -9,36 +9,59 @@ import { MethodError } from "./report.ts";
 
 type Action = Record<string, unknown> & { action?: unknown };
 
-export async function applyIdentifierAction(tx: Db, services: Services, actor: ActorRow, action: Action): Promise<void> {
+export async function applyIdentifierAction(
+  tx: Db,
+  services: Services,
+  actor: ActorRow,
+  action: Action,
+): Promise<void> {
   const kind = action?.action;
   const identifier = typeof action?.identifier === "string" ? action.identifier.trim() : "";
-  if (!["create_identifier", "add_identifier", "update_identifier", "remove_identifier"].includes(String(kind))) {
+  if (
+    !["create_identifier", "add_identifier", "update_identifier", "remove_identifier"].includes(
+      String(kind),
+    )
+  ) {
     throw new MethodError(`update_actor: unknown action ${JSON.stringify(kind ?? null)}`);
   }
-  if (!identifier) throw new MethodError(`update_actor: action ${String(kind)} needs "identifier" as a string`);
+  if (!identifier)
+    throw new MethodError(`update_actor: action ${String(kind)} needs "identifier" as a string`);
   const primary = action.primary === true;
   if (kind === "create_identifier") {
     const match = /^acct:([^@\s]+)@([^@\s]+)$/.exec(identifier);
     const hosts = services.config.baseUrls.map((url) => new URL(url).host);
     if (!match || !hosts.includes(match[2]!)) {
-      throw new MethodError(`update_actor: create_identifier needs acct:name@host with host one of ${hosts.join(", ")}`);
+      throw new MethodError(
+        `update_actor: create_identifier needs acct:name@host with host one of ${hosts.join(", ")}`,
+      );
     }
   }
   if (kind === "create_identifier" || kind === "add_identifier") {
-    if (primary) await tx.run(`UPDATE identifiers SET is_primary = 0 WHERE actor_id = ?`, [actor.id]);
-    await tx.run(`INSERT INTO identifiers (identifier, actor_id, is_primary, created_at) VALUES (?, ?, ?, ?)`, [
-      identifier,
-      actor.id,
-      primary ? 1 : 0,
-      Date.now(),
-    ]);
+    if (primary)
+      await tx.run(`UPDATE identifiers SET is_primary = 0 WHERE actor_id = ?`, [actor.id]);
+    await tx.run(
+      `INSERT INTO identifiers (identifier, actor_id, is_primary, created_at) VALUES (?, ?, ?, ?)`,
+      [identifier, actor.id, primary ? 1 : 0, Date.now()],
+    );
   } else if (kind === "update_identifier") {
-    const owned = await tx.get(`SELECT 1 AS yes FROM identifiers WHERE identifier = ? AND actor_id = ?`, [identifier, actor.id]);
-    if (!owned) throw new MethodError(`update_actor: ${identifier} is not an identifier of ${actor.id}`);
-    if (primary) await tx.run(`UPDATE identifiers SET is_primary = 0 WHERE actor_id = ?`, [actor.id]);
-    await tx.run(`UPDATE identifiers SET is_primary = ? WHERE identifier = ?`, [primary ? 1 : 0, identifier]);
+    const owned = await tx.get(
+      `SELECT 1 AS yes FROM identifiers WHERE identifier = ? AND actor_id = ?`,
+      [identifier, actor.id],
+    );
+    if (!owned)
+      throw new MethodError(`update_actor: ${identifier} is not an identifier of ${actor.id}`);
+    if (primary)
+      await tx.run(`UPDATE identifiers SET is_primary = 0 WHERE actor_id = ?`, [actor.id]);
+    await tx.run(`UPDATE identifiers SET is_primary = ? WHERE identifier = ?`, [
+      primary ? 1 : 0,
+      identifier,
+    ]);
   } else {
-    const { changes } = await tx.run(`DELETE FROM identifiers WHERE identifier = ? AND actor_id = ?`, [identifier, actor.id]);
-    if (changes === 0) throw new MethodError(`update_actor: ${identifier} is not an identifier of ${actor.id}`);
+    const { changes } = await tx.run(
+      `DELETE FROM identifiers WHERE identifier = ? AND actor_id = ?`,
+      [identifier, actor.id],
+    );
+    if (changes === 0)
+      throw new MethodError(`update_actor: ${identifier} is not an identifier of ${actor.id}`);
   }
 }

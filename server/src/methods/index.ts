@@ -30,12 +30,20 @@ export function runMethod(services: Services, input: MethodInput): void {
 export async function execute(services: Services, input: MethodInput): Promise<void> {
   try {
     const load = methods.get(input.method);
-    if (!load) throw new MethodError(`unknown method "${input.method}"`, `known methods: ${[...methods.keys()].join(", ")}`);
+    if (!load)
+      throw new MethodError(
+        `unknown method "${input.method}"`,
+        `known methods: ${[...methods.keys()].join(", ")}`,
+      );
     const method = await load();
     await method(services, input);
   } catch (error) {
-    const lines = error instanceof MethodError ? error.lines : [`${input.method} failed: ${(error as Error).message}`];
-    if (!(error instanceof MethodError)) console.error(`${input.method} failed for account ${input.accountId}:`, error);
+    const lines =
+      error instanceof MethodError
+        ? error.lines
+        : [`${input.method} failed: ${(error as Error).message}`];
+    if (!(error instanceof MethodError))
+      console.error(`${input.method} failed for account ${input.accountId}:`, error);
     await reportError(services, input.accountId, input.method, input.body, lines);
   }
 }

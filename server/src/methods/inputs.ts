@@ -7,9 +7,11 @@ import { MethodError } from "./report.ts";
 
 export async function requireActor(services: Services, input: MethodInput): Promise<ActorRow> {
   const actorId = input.body.actor;
-  if (typeof actorId !== "string" || actorId === "") throw new MethodError(`${input.method}: "actor" must be the id of one of your actors`);
+  if (typeof actorId !== "string" || actorId === "")
+    throw new MethodError(`${input.method}: "actor" must be the id of one of your actors`);
   const actor = await findActor(services.db, actorId);
-  if (!actor || actor.accountId !== input.accountId) throw new MethodError(`${input.method}: ${actorId} is not one of your actors`);
+  if (!actor || actor.accountId !== input.accountId)
+    throw new MethodError(`${input.method}: ${actorId} is not one of your actors`);
   if (actor.deleted) throw new MethodError(`${input.method}: ${actorId} was deleted`);
   return actor;
 }

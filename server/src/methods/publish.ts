@@ -16,37 +16,68 @@ const AUDIENCE_KEYS = ["to", "cc", "bto", "bcc", "audience"] as const;
 export async function publishObject(services: Services, input: MethodInput): Promise<void> {
   const actor = await requireActor(services, input);
   const data = requireData(input);
-  if (data.id !== undefined) throw new MethodError(`${input.method}: "data" must not have an id; the server assigns it`);
-  if (typeof data.type !== "string") throw new MethodError(`${input.method}: "data.type" is missing`);
+  if (data.id !== undefined)
+    throw new MethodError(`${input.method}: "data" must not have an id; the server assigns it`);
+  if (typeof data.type !== "string")
+    throw new MethodError(`${input.method}: "data.type" is missing`);
   const object = withId(data, mintObjectId(actor.id), actor.id);
-  const create: Record<string, unknown> = { "@context": object["@context"] ?? AS_CONTEXT, id: mintObjectId(actor.id), type: "Create", actor: actor.id };
+  const create: Record<string, unknown> = {
+    "@context": object["@context"] ?? AS_CONTEXT,
+    id: mintObjectId(actor.id),
+    type: "Create",
+    actor: actor.id,
+  };
   for (const key of AUDIENCE_KEYS) if (object[key] !== undefined) create[key] = object[key];
   create.object = object;
   await storeObject(services, actor.id, object);
   await storeObject(services, actor.id, create);
-  await sendAsActor(services, { accountId: input.accountId, actorId: actor.id, data: create, routingKey: input.method, original: input.body });
+  await sendAsActor(services, {
+    accountId: input.accountId,
+    actorId: actor.id,
+    data: create,
+    routingKey: input.method,
+    original: input.body,
+  });
 }
 
 /** publish_activity {actor, data}: data (without id, data.actor = actor) given an id. */
 export async function publishActivity(services: Services, input: MethodInput): Promise<void> {
   const actor = await requireActor(services, input);
   const data = requireData(input);
-  if (data.id !== undefined) throw new MethodError(`${input.method}: "data" must not have an id; the server assigns it`);
-  if (typeof data.type !== "string") throw new MethodError(`${input.method}: "data.type" is missing`);
-  if (idOf(data.actor) !== actor.id) throw new MethodError(`${input.method}: "data.actor" must be ${actor.id}`);
-  const activity: Record<string, unknown> = { "@context": data["@context"] ?? AS_CONTEXT, id: mintObjectId(actor.id), ...data };
+  if (data.id !== undefined)
+    throw new MethodError(`${input.method}: "data" must not have an id; the server assigns it`);
+  if (typeof data.type !== "string")
+    throw new MethodError(`${input.method}: "data.type" is missing`);
+  if (idOf(data.actor) !== actor.id)
+    throw new MethodError(`${input.method}: "data.actor" must be ${actor.id}`);
+  const activity: Record<string, unknown> = {
+    "@context": data["@context"] ?? AS_CONTEXT,
+    id: mintObjectId(actor.id),
+    ...data,
+  };
   // A Create of a new object: the object needs an id too, and must dereference.
   if (isObject(data.object) && data.object.id === undefined && data.type === "Create") {
     activity.object = withId(data.object, mintObjectId(actor.id), actor.id);
     await storeObject(services, actor.id, activity.object as Record<string, unknown>);
   }
   await storeObject(services, actor.id, activity);
-  await sendAsActor(services, { accountId: input.accountId, actorId: actor.id, data: activity, routingKey: input.method, original: input.body });
+  await sendAsActor(services, {
+    accountId: input.accountId,
+    actorId: actor.id,
+    data: activity,
+    routingKey: input.method,
+    original: input.body,
+  });
 }
 
-function withId(data: Record<string, unknown>, id: string, actorId: string): Record<string, unknown> {
+function withId(
+  data: Record<string, unknown>,
+  id: string,
+  actorId: string,
+): Record<string, unknown> {
   const { "@context": context, ...rest } = data;
-  const object: Record<string, unknown> = context === undefined ? { id, ...rest } : { "@context": context, id, ...rest };
+  const object: Record<string, unknown> =
+    context === undefined ? { id, ...rest } : { "@context": context, id, ...rest };
   object.attributedTo ??= actorId;
   object.published ??= new Date().toISOString();
   return object;

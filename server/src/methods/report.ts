@@ -26,7 +26,9 @@ export async function reportError(
   try {
     await services.events.append(accountId, "error", event);
   } catch (error) {
-    console.error(`could not record an error event for account ${accountId}: ${(error as Error).message}`);
+    console.error(
+      `could not record an error event for account ${accountId}: ${(error as Error).message}`,
+    );
   }
 }
 

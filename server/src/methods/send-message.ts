@@ -7,5 +7,11 @@ import { requireActor, requireData } from "./inputs.ts";
 export async function sendMessage(services: Services, input: MethodInput): Promise<void> {
   const actor = await requireActor(services, input);
   const data = requireData(input);
-  await sendAsActor(services, { accountId: input.accountId, actorId: actor.id, data, routingKey: input.method, original: input.body });
+  await sendAsActor(services, {
+    accountId: input.accountId,
+    actorId: actor.id,
+    data,
+    routingKey: input.method,
+    original: input.body,
+  });
 }

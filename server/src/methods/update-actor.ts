@@ -16,37 +16,57 @@ type Action = Record<string, unknown> & { action?: unknown };
 export async function updateActor(services: Services, input: MethodInput): Promise<void> {
   const actor = await requireActor(services, input);
   const { profile, autoFollow, actions } = input.body;
-  if (profile !== undefined && (typeof profile !== "object" || profile === null || Array.isArray(profile))) {
+  if (
+    profile !== undefined &&
+    (typeof profile !== "object" || profile === null || Array.isArray(profile))
+  ) {
     throw new MethodError(`${input.method}: "profile" must be a JSON object`);
   }
-  if (autoFollow !== undefined && typeof autoFollow !== "boolean") throw new MethodError(`${input.method}: "autoFollow" must be true or false`);
-  if (actions !== undefined && !Array.isArray(actions)) throw new MethodError(`${input.method}: "actions" must be a list`);
+  if (autoFollow !== undefined && typeof autoFollow !== "boolean")
+    throw new MethodError(`${input.method}: "autoFollow" must be true or false`);
+  if (actions !== undefined && !Array.isArray(actions))
+    throw new MethodError(`${input.method}: "actions" must be a list`);
 
   const before = JSON.stringify(await actorDocument(services.db, actor.id));
-  const next: ActorProfile = structuredClone({ ...actor.profile, ...(profile as ActorProfile | undefined) });
-  let name = actor.name;
-  await services.db.transaction(async (tx) => {
-    for (const action of (actions ?? []) as Action[]) {
-      if (action?.action === "rename") name = requireString(action, "name");
-      else if (!applyProfileAction(next, action)) await applyIdentifierAction(tx, services, actor, action);
-    }
-    await tx.run(`UPDATE actors SET name = ?, profile = ?, auto_follow = ?, updated_at = ? WHERE id = ?`, [
-      name,
-      JSON.stringify(next),
-      autoFollow === undefined ? (actor.autoFollow ? 1 : 0) : autoFollow ? 1 : 0,
-      Date.now(),
-      actor.id,
-    ]);
-  }).catch((error) => {
-    if (error instanceof UniqueViolation) throw new MethodError(`${input.method}: Duplicate identifier`);
-    throw error;
+  const next: ActorProfile = structuredClone({
+    ...actor.profile,
+    ...(profile as ActorProfile | undefined),
   });
+  let name = actor.name;
+  await services.db
+    .transaction(async (tx) => {
+      for (const action of (actions ?? []) as Action[]) {
+        if (action?.action === "rename") name = requireString(action, "name");
+        else if (!applyProfileAction(next, action))
+          await applyIdentifierAction(tx, services, actor, action);
+      }
+      await tx.run(
+        `UPDATE actors SET name = ?, profile = ?, auto_follow = ?, updated_at = ? WHERE id = ?`,
+        [
+          name,
+          JSON.stringify(next),
+          autoFollow === undefined ? (actor.autoFollow ? 1 : 0) : autoFollow ? 1 : 0,
+          Date.now(),
+          actor.id,
+        ],
+      );
+    })
+    .catch((error) => {
+      if (error instanceof UniqueViolation)
+        throw new MethodError(`${input.method}: Duplicate identifier`);
+      throw error;
+    });
   const after = await actorDocument(services.db, actor.id);
   if (!after || JSON.stringify(after) === before) return;
   await sendUpdate(services, input, actor, after);
 }
 
-async function sendUpdate(services: Services, input: MethodInput, actor: ActorRow, document: Record<string, unknown>) {
+async function sendUpdate(
+  services: Services,
+  input: MethodInput,
+  actor: ActorRow,
+  document: Record<string, unknown>,
+) {
   const update = {
     "@context": document["@context"],
     id: mintObjectId(actor.id),
@@ -57,7 +77,13 @@ async function sendUpdate(services: Services, input: MethodInput, actor: ActorRo
     object: document,
   };
   await storeObject(services, actor.id, update);
-  await sendAsActor(services, { accountId: input.accountId, actorId: actor.id, data: update, routingKey: input.method, original: input.body });
+  await sendAsActor(services, {
+    accountId: input.accountId,
+    actorId: actor.id,
+    data: update,
+    routingKey: input.method,
+    original: input.body,
+  });
 }
 
 /** Applies a profile-editing action; false when the action is not one of these. */
@@ -81,12 +107,17 @@ function applyProfileAction(profile: ActorProfile, action: Action): boolean {
       const href = requireString(action, "url");
       const mediaType = typeof action.media_type === "string" ? action.media_type : null;
       const rel = typeof action.rel === "string" ? action.rel : null;
-      profile.url = [...(profile.url ?? []).filter((u) => (typeof u === "string" ? u : u.href) !== href), { href, mediaType, rel }];
+      profile.url = [
+        ...(profile.url ?? []).filter((u) => (typeof u === "string" ? u : u.href) !== href),
+        { href, mediaType, rel },
+      ];
       return true;
     }
     case "remove_url": {
       const href = requireString(action, "url");
-      profile.url = (profile.url ?? []).filter((u) => (typeof u === "string" ? u : u.href) !== href);
+      profile.url = (profile.url ?? []).filter(
+        (u) => (typeof u === "string" ? u : u.href) !== href,
+      );
       return true;
     }
     default:
@@ -97,8 +128,9 @@ function applyProfileAction(profile: ActorProfile, action: Action): boolean {
 export function requireString(action: Action, key: string): string {
   const value = action[key];
   if (typeof value !== "string" || value === "") {
-    throw new MethodError(`update_actor: action ${String(action?.action)} needs "${key}" as a string`);
+    throw new MethodError(
+      `update_actor: action ${String(action?.action)} needs "${key}" as a string`,
+    );
   }
   return value;
 }
-

@@ -25,26 +25,50 @@ function note(text: string, actor = alice.actorId) {
     type: "Create",
     actor,
     to: [bob.actorId],
-    object: { id: `${actor}/notes/${Math.random().toString(36).slice(2)}`, type: "Note", content: text },
+    object: {
+      id: `${actor}/notes/${Math.random().toString(36).slice(2)}`,
+      type: "Note",
+      content: text,
+    },
   };
 }
 
-async function signedPost(url: string, body: string, spec?: "rfc9421" | "draft-cavage-http-signatures-12") {
+async function signedPost(
+  url: string,
+  body: string,
+  spec?: "rfc9421" | "draft-cavage-http-signatures-12",
+) {
   const signer = (await loadSigner(a.services.db, alice.actorId))!;
-  const request = new Request(url, { method: "POST", headers: { "Content-Type": "application/activity+json" }, body });
+  const request = new Request(url, {
+    method: "POST",
+    headers: { "Content-Type": "application/activity+json" },
+    body,
+  });
   return signRequest(request, signer.privateKey, signer.keyId, spec ? { spec } : {});
 }
 
 describe("inbox", () => {
   it("accepts a draft-cavage signed activity and puts it on the addressed account's incoming stream", async () => {
     const activity = note("draft cavage");
-    const response = await fetch(await signedPost(`${bob.actorId}/inbox`, JSON.stringify(activity)));
+    const response = await fetch(
+      await signedPost(`${bob.actorId}/inbox`, JSON.stringify(activity)),
+    );
     expect(response.status).toBe(202);
-    const event = await waitForEvent(b.services, bob.accountId, "incoming", (e) => e.data.raw.id === activity.id);
+    const event = await waitForEvent(
+      b.services,
+      bob.accountId,
+      "incoming",
+      (e) => e.data.raw.id === activity.id,
+    );
     expect(event).toEqual({
       actor: bob.actorId,
       event_type: "incoming",
-      data: { raw: activity, parsed: expect.objectContaining({ activity: expect.objectContaining({ type: "Create", actor: alice.actorId }) }) },
+      data: {
+        raw: activity,
+        parsed: expect.objectContaining({
+          activity: expect.objectContaining({ type: "Create", actor: alice.actorId }),
+        }),
+      },
       history_id: null,
     });
     expect(event.data.parsed.object).toMatchObject({ type: "Note", content: "draft cavage" });
@@ -52,7 +76,9 @@ describe("inbox", () => {
 
   it("accepts an RFC 9421 signature at the shared inbox and routes by addressing", async () => {
     const activity = note("rfc 9421");
-    const response = await fetch(await signedPost(`${b.url}/inbox`, JSON.stringify(activity), "rfc9421"));
+    const response = await fetch(
+      await signedPost(`${b.url}/inbox`, JSON.stringify(activity), "rfc9421"),
+    );
     expect(response.status).toBe(202);
     await waitForEvent(b.services, bob.accountId, "incoming", (e) => e.data.raw.id === activity.id);
   });
@@ -60,8 +86,13 @@ describe("inbox", () => {
   it("refuses a tampered body with 401 and puts nothing on a stream", async () => {
     const activity = note("original");
     const signed = await signedPost(`${bob.actorId}/inbox`, JSON.stringify(activity));
-    const tampered = JSON.stringify({ ...activity, object: { ...activity.object, content: "tampered" } });
-    const response = await fetch(new Request(signed.url, { method: "POST", headers: signed.headers, body: tampered }));
+    const tampered = JSON.stringify({
+      ...activity,
+      object: { ...activity.object, content: "tampered" },
+    });
+    const response = await fetch(
+      new Request(signed.url, { method: "POST", headers: signed.headers, body: tampered }),
+    );
     expect(response.status).toBe(401);
     expect(await response.json()).toEqual({ detail: expect.stringContaining("does not verify") });
     const events = await readEvents(b.services, bob.accountId, "incoming");
@@ -70,16 +101,24 @@ describe("inbox", () => {
 
   it("refuses an unsigned request with 401", async () => {
     const activity = note("unsigned");
-    const response = await fetch(`${bob.actorId}/inbox`, { method: "POST", headers: { "Content-Type": "application/activity+json" }, body: JSON.stringify(activity) });
+    const response = await fetch(`${bob.actorId}/inbox`, {
+      method: "POST",
+      headers: { "Content-Type": "application/activity+json" },
+      body: JSON.stringify(activity),
+    });
     expect(response.status).toBe(401);
     expect(await response.json()).toEqual({ detail: "the request is not signed" });
   });
 
   it("refuses an activity whose actor is not the signer with 401", async () => {
     const activity = note("forged", "https://elsewhere.example/users/mallory");
-    const response = await fetch(await signedPost(`${bob.actorId}/inbox`, JSON.stringify(activity)));
+    const response = await fetch(
+      await signedPost(`${bob.actorId}/inbox`, JSON.stringify(activity)),
+    );
     expect(response.status).toBe(401);
-    expect(((await response.json()) as { detail: string }).detail).toMatch(/not by the activity's actor/);
+    expect(((await response.json()) as { detail: string }).detail).toMatch(
+      /not by the activity's actor/,
+    );
     const events = await readEvents(b.services, bob.accountId, "incoming");
     expect(events.some((e) => e.data.raw.id === activity.id)).toBe(false);
   });
@@ -88,10 +127,22 @@ describe("inbox", () => {
     const signer = (await loadSigner(a.services.db, alice.actorId))!;
     const activity = note("uncovered");
     // Signed as if there were no body, so the signature covers no Content-Digest; then a body.
-    const bodiless = new Request(`${bob.actorId}/inbox`, { method: "POST", headers: { "Content-Type": "application/activity+json" } });
-    const signed = await signRequest(bodiless, signer.privateKey, signer.keyId, { spec: "rfc9421", body: null });
+    const bodiless = new Request(`${bob.actorId}/inbox`, {
+      method: "POST",
+      headers: { "Content-Type": "application/activity+json" },
+    });
+    const signed = await signRequest(bodiless, signer.privateKey, signer.keyId, {
+      spec: "rfc9421",
+      body: null,
+    });
     expect(signed.headers.get("Signature-Input")).not.toContain("content-digest");
-    const response = await fetch(new Request(signed.url, { method: "POST", headers: signed.headers, body: JSON.stringify(activity) }));
+    const response = await fetch(
+      new Request(signed.url, {
+        method: "POST",
+        headers: signed.headers,
+        body: JSON.stringify(activity),
+      }),
+    );
     expect(response.status).toBe(401);
     expect(((await response.json()) as { detail: string }).detail).toMatch(/Content-Digest/);
   });

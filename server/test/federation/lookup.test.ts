@@ -10,7 +10,11 @@ let eve: Awaited<ReturnType<typeof addActor>>;
 
 beforeAll(async () => {
   [a, b] = await Promise.all([startTestServer(), startTestServer()]);
-  [alice, bob, eve] = await Promise.all([addActor(a, { handle: "alice" }), addActor(b, { handle: "bob" }), addActor(b, { handle: "eve" })]);
+  [alice, bob, eve] = await Promise.all([
+    addActor(a, { handle: "alice" }),
+    addActor(b, { handle: "bob" }),
+    addActor(b, { handle: "eve" }),
+  ]);
 });
 afterAll(async () => {
   await Promise.all([a?.close(), b?.close()]);
@@ -18,13 +22,23 @@ afterAll(async () => {
 
 describe("lookup", () => {
   it("fetches a protected object signed as the chosen actor; unsigned and unaddressed readers are refused", async () => {
-    await alice.run("publish_object", { data: { type: "Note", content: "for bob only", to: [bob.actorId] } });
-    const created = await waitForEvent(a.services, alice.accountId, "outgoing", (e) => e.data.raw.type === "Create");
+    await alice.run("publish_object", {
+      data: { type: "Note", content: "for bob only", to: [bob.actorId] },
+    });
+    const created = await waitForEvent(
+      a.services,
+      alice.accountId,
+      "outgoing",
+      (e) => e.data.raw.type === "Create",
+    );
     const objectId: string = created.data.raw.object.id;
     expect(objectId.startsWith(`${new URL(alice.actorId).origin}/objects/`)).toBe(true);
 
     const found = await lookupUri(b.services, { actorId: bob.actorId, uri: objectId });
-    expect(found).toMatchObject({ raw: { id: objectId, type: "Note", content: "for bob only" }, parsed: { object: { id: objectId, type: "Note" } } });
+    expect(found).toMatchObject({
+      raw: { id: objectId, type: "Note", content: "for bob only" },
+      parsed: { object: { id: objectId, type: "Note" } },
+    });
 
     const unsigned = await fetch(objectId, { headers: { Accept: "application/activity+json" } });
     expect(unsigned.status).toBe(401);
@@ -37,7 +51,10 @@ describe("lookup", () => {
     const host = new URL(alice.actorId).host;
     for (const handle of [`acct:alice@${host}`, `@alice@${host}`]) {
       const result = await lookupUri(b.services, { actorId: bob.actorId, uri: handle });
-      expect(result).toMatchObject({ raw: { id: alice.actorId }, parsed: { actor: { id: alice.actorId, inbox: `${alice.actorId}/inbox` } } });
+      expect(result).toMatchObject({
+        raw: { id: alice.actorId },
+        parsed: { actor: { id: alice.actorId, inbox: `${alice.actorId}/inbox` } },
+      });
     }
   });
 
@@ -45,10 +62,20 @@ describe("lookup", () => {
     const result = await lookupUri(b.services, { actorId: bob.actorId, uri: eve.actorId });
     expect(result).toMatchObject({ raw: { id: eve.actorId, type: "Person" } });
 
-    await eve.run("publish_object", { data: { type: "Note", content: "eve to alice", to: [alice.actorId], bcc: [alice.actorId] } });
-    const created = await waitForEvent(b.services, eve.accountId, "outgoing", (e) => e.data.raw.type === "Create");
+    await eve.run("publish_object", {
+      data: { type: "Note", content: "eve to alice", to: [alice.actorId], bcc: [alice.actorId] },
+    });
+    const created = await waitForEvent(
+      b.services,
+      eve.accountId,
+      "outgoing",
+      (e) => e.data.raw.type === "Create",
+    );
     const objectId: string = created.data.raw.object.id;
-    expect(await lookupUri(b.services, { actorId: bob.actorId, uri: objectId })).toEqual({ raw: null, error: expect.stringContaining("403") });
+    expect(await lookupUri(b.services, { actorId: bob.actorId, uri: objectId })).toEqual({
+      raw: null,
+      error: expect.stringContaining("403"),
+    });
     const own = await lookupUri(b.services, { actorId: eve.actorId, uri: objectId });
     expect(own).toMatchObject({ raw: { id: objectId, content: "eve to alice" } });
     expect((own.raw as Record<string, unknown>).bcc).toBeUndefined();
@@ -57,13 +84,18 @@ describe("lookup", () => {
   it("follows redirects, checking each hop", async () => {
     const { createServer } = await import("node:http");
     const redirector = createServer((req, res) => {
-      res.writeHead(302, { Location: req.url === "/to-alice" ? alice.actorId : "http://10.255.255.1/private" });
+      res.writeHead(302, {
+        Location: req.url === "/to-alice" ? alice.actorId : "http://10.255.255.1/private",
+      });
       res.end();
     });
     await new Promise<void>((resolve) => redirector.listen(0, "127.0.0.1", resolve));
     try {
       const port = (redirector.address() as { port: number }).port;
-      const followed = await lookupUri(b.services, { actorId: bob.actorId, uri: `http://127.0.0.1:${port}/to-alice` });
+      const followed = await lookupUri(b.services, {
+        actorId: bob.actorId,
+        uri: `http://127.0.0.1:${port}/to-alice`,
+      });
       expect(followed).toMatchObject({ raw: { id: alice.actorId } });
     } finally {
       redirector.close();
@@ -71,13 +103,30 @@ describe("lookup", () => {
   });
 
   it("returns the reason when a fetch fails", async () => {
-    const missing = await lookupUri(b.services, { actorId: bob.actorId, uri: `${a.url}/objects/not-there` });
-    expect(missing).toEqual({ raw: null, error: expect.stringMatching(/answered 404 Not Found: .*no object/) });
+    const missing = await lookupUri(b.services, {
+      actorId: bob.actorId,
+      uri: `${a.url}/objects/not-there`,
+    });
+    expect(missing).toEqual({
+      raw: null,
+      error: expect.stringMatching(/answered 404 Not Found: .*no object/),
+    });
     const page = await lookupUri(b.services, { actorId: bob.actorId, uri: `${a.url}/some/page` });
     // Whether the console's page or a 404 answers there, the reason names it.
-    expect(page).toEqual({ raw: null, error: expect.stringMatching(/\/some\/page (answered 404|did not answer JSON \(text\/html)/) });
-    const unknownHandle = await lookupUri(b.services, { actorId: bob.actorId, uri: `acct:nobody@${new URL(alice.actorId).host}` });
-    expect(unknownHandle).toEqual({ raw: null, error: expect.stringMatching(/^WebFinger for acct:nobody@127\.0\.0\.1:\d+: http:\/\/127\.0\.0\.1:\d+\/\.well-known\/webfinger\?resource=\S+ (answered 404|did not answer JSON)/) });
+    expect(page).toEqual({
+      raw: null,
+      error: expect.stringMatching(/\/some\/page (answered 404|did not answer JSON \(text\/html)/),
+    });
+    const unknownHandle = await lookupUri(b.services, {
+      actorId: bob.actorId,
+      uri: `acct:nobody@${new URL(alice.actorId).host}`,
+    });
+    expect(unknownHandle).toEqual({
+      raw: null,
+      error: expect.stringMatching(
+        /^WebFinger for acct:nobody@127\.0\.0\.1:\d+: http:\/\/127\.0\.0\.1:\d+\/\.well-known\/webfinger\?resource=\S+ (answered 404|did not answer JSON)/,
+      ),
+    });
     expect((unknownHandle as { error: string }).error).not.toContain("https://");
     const bad = await lookupUri(b.services, { actorId: bob.actorId, uri: "ftp://example.com/x" });
     expect(bad).toEqual({ raw: null, error: expect.stringContaining("neither") });
@@ -90,9 +139,16 @@ describe("lookup", () => {
     try {
       const port = (slow.address() as { port: number }).port;
       const started = Date.now();
-      const result = await lookupUri(b.services, { actorId: bob.actorId, uri: `http://127.0.0.1:${port}/x`, timeoutMs: 300 });
+      const result = await lookupUri(b.services, {
+        actorId: bob.actorId,
+        uri: `http://127.0.0.1:${port}/x`,
+        timeoutMs: 300,
+      });
       expect(Date.now() - started).toBeLessThan(2_000);
-      expect(result).toEqual({ raw: null, error: expect.stringContaining("did not answer within") });
+      expect(result).toEqual({
+        raw: null,
+        error: expect.stringContaining("did not answer within"),
+      });
     } finally {
       slow.closeAllConnections();
       slow.close();
@@ -103,8 +159,14 @@ describe("lookup", () => {
     const closed = await startTestServer({ allowPrivateAddresses: false });
     try {
       const carol = await addActor(closed);
-      const result = await lookupUri(closed.services, { actorId: carol.actorId, uri: alice.actorId });
-      expect(result).toEqual({ raw: null, error: expect.stringMatching(/private address.*--allow-private-addresses/) });
+      const result = await lookupUri(closed.services, {
+        actorId: carol.actorId,
+        uri: alice.actorId,
+      });
+      expect(result).toEqual({
+        raw: null,
+        error: expect.stringMatching(/private address.*--allow-private-addresses/),
+      });
     } finally {
       await closed.close();
     }

@@ -16,7 +16,15 @@ afterAll(async () => {
 async function followedPair() {
   const [alice, bob] = await Promise.all([addActor(a), addActor(b)]);
   await alice.run("update_actor", { autoFollow: true });
-  await bob.run("send_message", { data: { id: `${bob.actorId}/f`, type: "Follow", actor: bob.actorId, object: alice.actorId, to: [alice.actorId] } });
+  await bob.run("send_message", {
+    data: {
+      id: `${bob.actorId}/f`,
+      type: "Follow",
+      actor: bob.actorId,
+      object: alice.actorId,
+      to: [alice.actorId],
+    },
+  });
   await waitForEvent(b.services, bob.accountId, "incoming", (e) => e.data.raw.type === "Accept");
   return { alice, bob };
 }
@@ -35,26 +43,46 @@ describe("update_actor", () => {
         { action: "create_identifier", identifier: `acct:alice2@${host}` },
       ],
     });
-    const update = await waitForEvent(b.services, bob.accountId, "incoming", (e) => e.data.raw.type === "Update");
+    const update = await waitForEvent(
+      b.services,
+      bob.accountId,
+      "incoming",
+      (e) => e.data.raw.type === "Update",
+    );
     expect(update.data.raw.object).toMatchObject({
       id: alice.actorId,
       name: "Alice A",
       summary: "<p>hi</p>",
       // Compact JSON-LD: a list of one is the item itself.
-      attachment: expect.objectContaining({ type: "PropertyValue", name: "Pronouns", value: "she/her" }),
+      attachment: expect.objectContaining({
+        type: "PropertyValue",
+        name: "Pronouns",
+        value: "she/her",
+      }),
     });
-    expect((await listIdentifiers(a.services.db, alice.actorId)).map((i) => i.identifier)).toContain(`acct:alice2@${host}`);
+    expect(
+      (await listIdentifiers(a.services.db, alice.actorId)).map((i) => i.identifier),
+    ).toContain(`acct:alice2@${host}`);
 
     await alice.run("update_actor", { profile: { name: "Alice A" } });
-    await alice.run("update_actor", { actions: [{ action: "rename", name: "internal name only" }] });
+    await alice.run("update_actor", {
+      actions: [{ action: "rename", name: "internal name only" }],
+    });
     await new Promise((resolve) => setTimeout(resolve, 500));
-    expect((await readEvents(b.services, bob.accountId, "incoming")).filter((e) => e.data.raw.type === "Update")).toHaveLength(1);
-    expect((await readEvents(a.services, alice.accountId, "error"))).toEqual([]);
+    expect(
+      (await readEvents(b.services, bob.accountId, "incoming")).filter(
+        (e) => e.data.raw.type === "Update",
+      ),
+    ).toHaveLength(1);
+    expect(await readEvents(a.services, alice.accountId, "error")).toEqual([]);
   });
 
   it("reports a bad action on the error stream and changes nothing", async () => {
     const alice = await addActor(a);
-    await alice.run("update_actor", { profile: { name: "Kept?" }, actions: [{ action: "update_property_value", key: "x" }] });
+    await alice.run("update_actor", {
+      profile: { name: "Kept?" },
+      actions: [{ action: "update_property_value", key: "x" }],
+    });
     await alice.run("update_actor", { actions: [{ action: "fly" }] });
     const errors = await readEvents(a.services, alice.accountId, "error");
     expect(errors.map((e) => e.message[0])).toEqual([
@@ -70,9 +98,16 @@ describe("delete_actor", () => {
   it("sends Delete to followers, then the actor answers a Tombstone with 410 and leaves the account", async () => {
     const { alice, bob } = await followedPair();
     await alice.run("delete_actor", {});
-    const deleted = await waitForEvent(b.services, bob.accountId, "incoming", (e) => e.data.raw.type === "Delete");
+    const deleted = await waitForEvent(
+      b.services,
+      bob.accountId,
+      "incoming",
+      (e) => e.data.raw.type === "Delete",
+    );
     expect(deleted.data.raw).toMatchObject({ actor: alice.actorId, object: alice.actorId });
-    const response = await fetch(alice.actorId, { headers: { Accept: "application/activity+json" } });
+    const response = await fetch(alice.actorId, {
+      headers: { Accept: "application/activity+json" },
+    });
     expect(response.status).toBe(410);
     expect(await response.json()).toMatchObject({ type: "Tombstone", id: alice.actorId });
     expect(await listActors(a.services.db, alice.accountId)).toEqual([]);
@@ -82,25 +117,55 @@ describe("delete_actor", () => {
 describe("publish_object and publish_activity", () => {
   it("assigns ids on the actor's origin, stores them so they dereference, and sends them", async () => {
     const { alice, bob } = await followedPair();
-    await alice.run("publish_object", { data: { type: "Note", content: "public note", to: [PUBLIC], cc: [`${alice.actorId}/followers`] } });
-    const create = await waitForEvent(b.services, bob.accountId, "incoming", (e) => e.data.raw.type === "Create");
+    await alice.run("publish_object", {
+      data: {
+        type: "Note",
+        content: "public note",
+        to: [PUBLIC],
+        cc: [`${alice.actorId}/followers`],
+      },
+    });
+    const create = await waitForEvent(
+      b.services,
+      bob.accountId,
+      "incoming",
+      (e) => e.data.raw.type === "Create",
+    );
     const note = create.data.raw.object;
-    expect(note).toMatchObject({ type: "Note", content: "public note", attributedTo: alice.actorId });
+    expect(note).toMatchObject({
+      type: "Note",
+      content: "public note",
+      attributedTo: alice.actorId,
+    });
     expect(note.id.startsWith(`${new URL(alice.actorId).origin}/objects/`)).toBe(true);
     const fetched = await fetch(note.id, { headers: { Accept: "application/activity+json" } });
     expect(fetched.headers.get("content-type")).toMatch(/application\/activity\+json/);
     expect(await fetched.json()).toEqual(note);
 
-    await alice.run("publish_activity", { data: { type: "Like", actor: alice.actorId, object: note.id, to: [bob.actorId] } });
-    const like = await waitForEvent(b.services, bob.accountId, "incoming", (e) => e.data.raw.type === "Like");
+    await alice.run("publish_activity", {
+      data: { type: "Like", actor: alice.actorId, object: note.id, to: [bob.actorId] },
+    });
+    const like = await waitForEvent(
+      b.services,
+      bob.accountId,
+      "incoming",
+      (e) => e.data.raw.type === "Like",
+    );
     expect(like.data.raw.id.startsWith(`${new URL(alice.actorId).origin}/objects/`)).toBe(true);
-    expect(like.data.parsed.activity).toMatchObject({ type: "Like", actor: alice.actorId, object: note.id, to: [bob.actorId] });
+    expect(like.data.parsed.activity).toMatchObject({
+      type: "Like",
+      actor: alice.actorId,
+      object: note.id,
+      to: [bob.actorId],
+    });
   });
 
   it("refuses data with an id, or an activity whose actor is someone else", async () => {
     const alice = await addActor(a);
     await alice.run("publish_object", { data: { id: "https://x.example/1", type: "Note" } });
-    await alice.run("publish_activity", { data: { type: "Like", actor: "https://x.example/mallory", object: "https://x.example/1" } });
+    await alice.run("publish_activity", {
+      data: { type: "Like", actor: "https://x.example/mallory", object: "https://x.example/1" },
+    });
     const errors = await readEvents(a.services, alice.accountId, "error");
     expect(errors.map((e) => e.message[0])).toEqual([
       'publish_object: "data" must not have an id; the server assigns it',

@@ -17,7 +17,9 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function startTestServer(options: { allowPrivateAddresses?: boolean } = {}): Promise<TestServer> {
+export async function startTestServer(
+  options: { allowPrivateAddresses?: boolean } = {},
+): Promise<TestServer> {
   return startServer({
     port: 0,
     host: "127.0.0.1",
@@ -31,7 +33,11 @@ let accounts = 0;
 /** A new account with one actor on `server`; returns both ids and a way to run methods as it. */
 export async function addActor(server: TestServer, options: { handle?: string } = {}) {
   const name = `acct${++accounts}_${process.pid % 1000}`;
-  const created = await createAccount(server.services.db, { name, password: "secret-password", admin: true });
+  const created = await createAccount(server.services.db, {
+    name,
+    password: "secret-password",
+    admin: true,
+  });
   if (!created.ok) throw new Error(`account ${name}: ${created.error}`);
   const accountId = created.account.id;
   const actor = await createActor(server.services.db, {
@@ -49,10 +55,16 @@ export async function addActor(server: TestServer, options: { handle?: string } 
   };
 }
 
+// Events are arbitrary JSON; tests reach into them freely and let the assertions do the checking.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Event = Record<string, any>;
 
 /** The events of a stream so far. */
-export async function readEvents(services: Services, accountId: number, stream: StreamName): Promise<Event[]> {
+export async function readEvents(
+  services: Services,
+  accountId: number,
+  stream: StreamName,
+): Promise<Event[]> {
   const rows = await services.events.readAfter(accountId, stream, 0, 10_000);
   return rows.map((row) => JSON.parse(row.data));
 }
@@ -71,7 +83,9 @@ export async function waitForEvent(
     if (found) return found;
     if (Date.now() > deadline) {
       const seen = await readEvents(services, accountId, stream);
-      throw new Error(`no matching ${stream} event within ${timeoutMs} ms; saw ${JSON.stringify(seen).slice(0, 2000)}`);
+      throw new Error(
+        `no matching ${stream} event within ${timeoutMs} ms; saw ${JSON.stringify(seen).slice(0, 2000)}`,
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
@@ -88,16 +102,30 @@ export interface CaptureServer {
  * A bare HTTP server standing in for a remote actor: it serves an actor document whose inbox is
  * `inboxUrl` (default: its own /inbox) and records every request byte for byte.
  */
-export async function startCaptureServer(options: { inboxUrl?: string; status?: number } = {}): Promise<CaptureServer> {
+export async function startCaptureServer(
+  options: { inboxUrl?: string; status?: number } = {},
+): Promise<CaptureServer> {
   const requests: CaptureServer["requests"] = [];
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
     req.on("end", () => {
-      requests.push({ method: req.method!, url: req.url!, headers: req.headers, body: Buffer.concat(chunks) });
+      requests.push({
+        method: req.method!,
+        url: req.url!,
+        headers: req.headers,
+        body: Buffer.concat(chunks),
+      });
       if (req.method === "GET" && req.url === "/actor") {
         res.writeHead(200, { "Content-Type": "application/activity+json" });
-        res.end(JSON.stringify({ "@context": "https://www.w3.org/ns/activitystreams", id: `${base}/actor`, type: "Person", inbox: options.inboxUrl ?? `${base}/inbox` }));
+        res.end(
+          JSON.stringify({
+            "@context": "https://www.w3.org/ns/activitystreams",
+            id: `${base}/actor`,
+            type: "Person",
+            inbox: options.inboxUrl ?? `${base}/inbox`,
+          }),
+        );
       } else {
         res.writeHead(req.method === "POST" ? (options.status ?? 202) : 404);
         res.end();
