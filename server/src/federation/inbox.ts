@@ -21,6 +21,9 @@ export async function handleInbox(
     if (!actor) return problem(404, `no actor ${actorId} here`);
     if (actor.deleted) return problem(410, `actor ${actorId} is gone`);
   }
+  if (Number(request.headers.get("Content-Length") ?? 0) > MAX_BODY_BYTES) {
+    return problem(413, "activity larger than 1 MiB");
+  }
   const bytes = new Uint8Array(await request.arrayBuffer());
   if (bytes.byteLength > MAX_BODY_BYTES) return problem(413, "activity larger than 1 MiB");
   let activity: unknown;

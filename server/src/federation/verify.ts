@@ -1,6 +1,7 @@
-import { verifyRequestDetailed } from "@fedify/fedify";
+import { verifyRequestDetailed, type DocumentLoader } from "@fedify/fedify";
 import type { Services } from "../services.ts";
 import { InboxKeyCache } from "./key-cache.ts";
+import { signedGet } from "./signing.ts";
 
 // Who signed a request: the inbox (POST, body covered by the digest) and protected objects (GET).
 // Fedify's verifyRequestDetailed() tells draft-cavage from RFC 9421 by the headers and checks the
@@ -23,7 +24,12 @@ export async function verifySigner(
   }
   const keyCache = getKeyCache(services);
   const copy = new Request(request.url, { method: request.method, headers: request.headers, body });
-  const result = await verifyRequestDetailed(copy, { keyCache });
+  // The loader is used only when a cached key fails to verify (a rotated key): Fedify then
+  // refetches the key itself, through our address check like every other request we make.
+  const result = await verifyRequestDetailed(copy, {
+    keyCache,
+    documentLoader: getDocumentLoader(services),
+  });
   if (!result.verified) {
     const reason = result.reason;
     if (reason.type === "noSignature") return { ok: false, reason: "the request is not signed" };
@@ -39,6 +45,16 @@ export async function verifySigner(
   const owner = result.key.ownerId?.href;
   if (!owner) return { ok: false, reason: `key ${result.key.id?.href} names no owner` };
   return { ok: true, owner, keyId: result.key.id?.href ?? "" };
+}
+
+function getDocumentLoader(services: Services): DocumentLoader {
+  return async (url) => {
+    const fetched = await signedGet(url, null, {
+      allowPrivate: services.config.allowPrivateAddresses,
+    });
+    if (!fetched.ok) throw new Error(fetched.reason);
+    return { contextUrl: null, document: fetched.document, documentUrl: fetched.url };
+  };
 }
 
 function getKeyCache(services: Services): InboxKeyCache {

@@ -146,4 +146,10 @@ describe("inbox", () => {
     expect(response.status).toBe(401);
     expect(((await response.json()) as { detail: string }).detail).toMatch(/Content-Digest/);
   });
+
+  it("refuses a body over 1 MiB with 413 before reading it", async () => {
+    const huge = JSON.stringify({ ...note("huge"), padding: "x".repeat(1024 * 1024) });
+    const response = await fetch(await signedPost(`${bob.actorId}/inbox`, huge));
+    expect(response.status).toBe(413);
+  });
 });
