@@ -140,4 +140,35 @@ describe("info page", () => {
       handle: null,
     });
   });
+
+  it("says why when the info call fails with another error", async () => {
+    routes["GET /account/info"] = () => ({ status: 503, body: { detail: "database is down" } });
+    signIn();
+    renderConsole("/");
+
+    const alert = await screen.findByRole("alert");
+    expect(alert).toHaveTextContent("Could not load the account info (HTTP 503): database is down");
+    expect(useUserStore.getState().token).toBe(account.token);
+  });
+
+  it("shows a refused creation in the modal with its status and reason", async () => {
+    const original = routes["POST /account/create"]!;
+    routes["POST /account/create"] = () => ({
+      status: 409,
+      body: { detail: "Duplicate identifier" },
+    });
+    try {
+      signIn();
+      renderConsole("/");
+      const user = userEvent.setup();
+      await user.type(await screen.findByRole("textbox", { name: "handle" }), "alice");
+
+      await user.click(screen.getByRole("button", { name: "Create Actor" }));
+
+      const dialog = await screen.findByRole("dialog", { name: "Actor not created (HTTP 409)" });
+      expect(within(dialog).getByText(/Duplicate identifier/)).toBeInTheDocument();
+    } finally {
+      routes["POST /account/create"] = original;
+    }
+  });
 });

@@ -11,7 +11,13 @@ import { account, alice, bob, specRoutes } from "../../test/spec-fe.ts";
 let fe: FeServer;
 
 beforeAll(async () => {
-  fe = await startFeServer(specRoutes());
+  fe = await startFeServer({
+    ...specRoutes(),
+    "POST /actor/trigger/update_actor": () => ({
+      status: 400,
+      body: { detail: "actor is not one of the account's" },
+    }),
+  });
   setFeBaseUrl(fe.url);
 });
 afterAll(() => fe.close());
@@ -106,5 +112,20 @@ describe("perform page", () => {
     renderConsole("/perform");
 
     expect(screen.getByText("Loading...")).toBeInTheDocument();
+  });
+
+  it("says so when the server refuses the Perform", async () => {
+    vi.spyOn(console, "log").mockImplementation(() => {});
+    signIn();
+    renderConsole("/perform");
+    const user = userEvent.setup();
+    await user.click(screen.getByRole("combobox", { name: "Method to perform" }));
+    await user.click(screen.getByRole("option", { name: "update_actor" }));
+
+    await user.click(screen.getByRole("button", { name: "Perform" }));
+
+    expect(await screen.findByRole("alert")).toHaveTextContent(
+      "update_actor: failed (HTTP 400): actor is not one of the account's",
+    );
   });
 });

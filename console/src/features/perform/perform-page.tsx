@@ -73,6 +73,7 @@ export function PerformPage() {
       {last && (
         <Alert severity={last.result.ok ? "success" : "error"}>
           {last.method}: {last.result.ok ? "accepted" : "failed"} (HTTP {last.result.status})
+          {!last.result.ok && `: ${describeDetail(last.result.data)}`}
         </Alert>
       )}
       <Typography variant="h6" component="h2">
@@ -83,4 +84,10 @@ export function PerformPage() {
       </Box>
     </Stack>
   );
+}
+
+/** The reason in an error body: FastAPI's `detail`, or the body itself. */
+function describeDetail(body: unknown): string {
+  const detail = (body as { detail?: unknown } | null)?.detail;
+  return typeof detail === "string" ? detail : JSON.stringify(body);
 }
