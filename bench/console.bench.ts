@@ -38,7 +38,12 @@ function sampleMessage(n: number) {
     event_type: "incoming",
     actor: "https://corral.example/actors/bench",
     data: {
-      raw: { "@context": "https://www.w3.org/ns/activitystreams", id: `${actor}/activities/${n}`, type, actor },
+      raw: {
+        "@context": "https://www.w3.org/ns/activitystreams",
+        id: `${actor}/activities/${n}`,
+        type,
+        actor,
+      },
       parsed: {
         activity: {
           "@context": ["https://www.w3.org/ns/activitystreams", "https://w3id.org/security/v1"],
@@ -46,10 +51,19 @@ function sampleMessage(n: number) {
           type,
           actor,
           to: ["https://www.w3.org/ns/activitystreams#Public"],
-          object: { id: `${actor}/notes/${n}`, type: "Note", content: `<p>Message number ${n}</p>`, attributedTo: actor },
+          object: {
+            id: `${actor}/notes/${n}`,
+            type: "Note",
+            content: `<p>Message number ${n}</p>`,
+            attributedTo: actor,
+          },
           published: new Date(1_700_000_000_000 + n * 1000).toISOString(),
         },
-        signature: { type: "RsaSignature2017", creator: `${actor}#main-key`, signatureValue: "x".repeat(344) },
+        signature: {
+          type: "RsaSignature2017",
+          creator: `${actor}#main-key`,
+          signatureValue: "x".repeat(344),
+        },
       },
     },
   };
@@ -65,7 +79,8 @@ function serveStream(request: IncomingMessage, response: ServerResponse, done: (
   const timer = setInterval(() => {
     const due = Math.min(messageCount, Math.floor(((Date.now() - started) / 1000) * ratePerSecond));
     let chunk = "";
-    for (; sent < due; sent++) chunk += `id: ${sent + 1}\ndata: ${JSON.stringify(sampleMessage(sent + 1))}\n\n`;
+    for (; sent < due; sent++)
+      chunk += `id: ${sent + 1}\ndata: ${JSON.stringify(sampleMessage(sent + 1))}\n\n`;
     if (chunk) response.write(chunk);
     if (sent >= messageCount) {
       clearInterval(timer);
@@ -101,7 +116,14 @@ async function main() {
   const browser = await chromium.launch({
     executablePath: "/usr/bin/chromium",
     headless: true,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+    ],
   });
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
@@ -110,25 +132,40 @@ async function main() {
     await page.waitForFunction(() => document.title === "bench ready");
 
     const runs = [];
-    for (let i = 0; i < 5; i++) runs.push(await page.evaluate((keys) => (window as any).corralBench.mountJsonTree(keys), Number(values.keys)));
+    for (let i = 0; i < 5; i++)
+      runs.push(
+        await page.evaluate(
+          (keys) => (window as unknown as BenchWindow).corralBench.mountJsonTree(keys),
+          Number(values.keys),
+        ),
+      );
     const firstFrames = runs.map((r) => r.firstFrameMs).sort((a, b) => a - b);
-    console.log(`(a) JsonTree, ${values.keys} keys: mount + first frame median ${firstFrames[2]!.toFixed(1)} ms ` +
-      `(runs ${firstFrames.map((ms) => ms.toFixed(1)).join(", ")}; first run ${runs[0]!.firstFrameMs.toFixed(1)} ms, ` +
-      `commit only ${runs[0]!.commitMs.toFixed(1)} ms), ${runs[0]!.rowsInDom} rows in the DOM`);
+    console.log(
+      `(a) JsonTree, ${values.keys} keys: mount + first frame median ${firstFrames[2]!.toFixed(1)} ms ` +
+        `(runs ${firstFrames.map((ms) => ms.toFixed(1)).join(", ")}; first run ${runs[0]!.firstFrameMs.toFixed(1)} ms, ` +
+        `commit only ${runs[0]!.commitMs.toFixed(1)} ms), ${runs[0]!.rowsInDom} rows in the DOM`,
+    );
 
-    const { mountMs } = await page.evaluate((fe) => (window as any).corralBench.mountStreamPage(fe), `${origin}/fe`);
+    const { mountMs } = await page.evaluate(
+      (fe) => (window as unknown as BenchWindow).corralBench.mountStreamPage(fe),
+      `${origin}/fe`,
+    );
     await page.waitForTimeout(500);
     const started = Date.now();
     // The trace gives each main-thread task's CPU time beside its wall time: on a shared machine
     // a task's wall time includes waiting for a core, which the longtask API cannot tell apart.
     await browser.startTracing(page, { categories: ["disabled-by-default-devtools.timeline"] });
-    await page.evaluate(() => (window as any).corralBench.connectStreams());
+    await page.evaluate(() => (window as unknown as BenchWindow).corralBench.connectStreams());
     await allSent;
     const seconds = (Date.now() - started) / 1000;
     await page.waitForTimeout(1000);
     const tasks = summariseMainThreadTasks(await browser.stopTracing());
-    const result = await page.evaluate(() => (window as any).corralBench.readStreamPage());
-    const stored = await page.evaluate(() => (window as any).corralBench.countStoredRows());
+    const result = await page.evaluate(() =>
+      (window as unknown as BenchWindow).corralBench.readStreamPage(),
+    );
+    const stored = await page.evaluate(() =>
+      (window as unknown as BenchWindow).corralBench.countStoredRows(),
+    );
     console.log(
       `(b) stream page, ${messageCount} messages at ${ratePerSecond}/s, all sent in ${seconds.toFixed(1)} s: ` +
         `held ${result.held}/${messageCount} (IndexedDB rows ${stored}), ${result.cardsInDom} message cards in the DOM ` +
@@ -139,13 +176,17 @@ async function main() {
         `longest gap between frames ${result.longestFrameGapMs.toFixed(0)} ms over ${result.frames} frames` +
         (result.storageNote ? `; note: ${result.storageNote}` : ""),
     );
-    if (result.longTaskCount > 0) console.log("    long tasks (ms since the page started):", JSON.stringify(result.longTasks));
+    if (result.longTaskCount > 0)
+      console.log("    long tasks (ms since the page started):", JSON.stringify(result.longTasks));
     console.log(
       `    trace of the renderer's main thread: ${tasks.count} tasks, longest ${tasks.longestWallMs.toFixed(0)} ms wall / ` +
         `${tasks.longestCpuMs.toFixed(0)} ms CPU; over 50 ms: ${tasks.overWall} by wall, ${tasks.overCpu} by CPU; ` +
-        `busy ${(tasks.busyCpuMs / 1000).toFixed(1)} s CPU; load average ${loadavg().map((l) => l.toFixed(1)).join(" ")}`,
+        `busy ${(tasks.busyCpuMs / 1000).toFixed(1)} s CPU; load average ${loadavg()
+          .map((l) => l.toFixed(1))
+          .join(" ")}`,
     );
-    if (tasks.overCpu > 0) console.log(`    tasks over 50 ms of CPU: ${tasks.overCpuAt.join("; ")}`);
+    if (tasks.overCpu > 0)
+      console.log(`    tasks over 50 ms of CPU: ${tasks.overCpuAt.join("; ")}`);
     const ok = result.held === messageCount && stored === messageCount && tasks.overCpu === 0;
     console.log(ok ? "aims met: all held, no main-thread task over 50 ms of CPU" : "aims NOT met");
     process.exitCode = ok ? 0 : 1;
@@ -155,6 +196,28 @@ async function main() {
     server.close();
   }
 }
+
+/** What console/src/bench/bench-main.tsx puts on window. */
+type BenchWindow = {
+  corralBench: {
+    mountJsonTree: (
+      keys: number,
+    ) => Promise<{ commitMs: number; firstFrameMs: number; rowsInDom: number }>;
+    mountStreamPage: (feBase: string) => Promise<{ mountMs: number }>;
+    connectStreams: () => void;
+    readStreamPage: () => Promise<{
+      held: number;
+      cardsInDom: number;
+      storageNote: string | null;
+      longTaskCount: number;
+      longestTaskMs: number;
+      longTasks: Array<{ atMs: number; durationMs: number }>;
+      longestFrameGapMs: number;
+      frames: number;
+    }>;
+    countStoredRows: () => Promise<number>;
+  };
+};
 
 type TraceEvent = {
   name: string;
@@ -170,9 +233,13 @@ type TraceEvent = {
 function summariseMainThreadTasks(trace: Buffer) {
   const { traceEvents } = JSON.parse(trace.toString("utf8")) as { traceEvents: TraceEvent[] };
   const mainThreads = new Set(
-    traceEvents.filter((e) => e.name === "thread_name" && e.args?.name === "CrRendererMain").map((e) => `${e.pid}:${e.tid}`),
+    traceEvents
+      .filter((e) => e.name === "thread_name" && e.args?.name === "CrRendererMain")
+      .map((e) => `${e.pid}:${e.tid}`),
   );
-  const tasks = traceEvents.filter((e) => e.name === "RunTask" && e.ph === "X" && mainThreads.has(`${e.pid}:${e.tid}`));
+  const tasks = traceEvents.filter(
+    (e) => e.name === "RunTask" && e.ph === "X" && mainThreads.has(`${e.pid}:${e.tid}`),
+  );
   const wall = tasks.map((e) => (e.dur ?? 0) / 1000);
   const cpu = tasks.map((e) => (e.tdur ?? 0) / 1000);
   return {
@@ -185,7 +252,10 @@ function summariseMainThreadTasks(trace: Buffer) {
     // When they happened tells start-up (mount, first compile) from steady streaming.
     overCpuAt: tasks
       .filter((e) => (e.tdur ?? 0) > 50_000)
-      .map((e) => `${((e.ts - tasks[0]!.ts) / 1000).toFixed(0)} ms in: ${((e.tdur ?? 0) / 1000).toFixed(0)} ms CPU`),
+      .map(
+        (e) =>
+          `${((e.ts - tasks[0]!.ts) / 1000).toFixed(0)} ms in: ${((e.tdur ?? 0) / 1000).toFixed(0)} ms CPU`,
+      ),
   };
 }
 

@@ -27,7 +27,9 @@ function nextFrame(): Promise<void> {
 
 /** Mount time of a JsonTree over an object of `keys` keys: commit, and commit plus first frame. */
 async function mountJsonTree(keys: number) {
-  const data = Object.fromEntries(Array.from({ length: keys }, (_, i) => [`key-${i}`, `value ${i}`]));
+  const data = Object.fromEntries(
+    Array.from({ length: keys }, (_, i) => [`key-${i}`, `value ${i}`]),
+  );
   await nextFrame();
   const started = performance.now();
   mount(
@@ -95,5 +97,7 @@ async function countStoredRows(): Promise<number> {
   return (await rows.load("stream-storage-incoming")).rows.length;
 }
 
-Object.assign(window, { corralBench: { mountJsonTree, mountStreamPage, connectStreams, readStreamPage, countStoredRows } });
+Object.assign(window, {
+  corralBench: { mountJsonTree, mountStreamPage, connectStreams, readStreamPage, countStoredRows },
+});
 document.title = "bench ready";

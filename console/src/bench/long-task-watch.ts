@@ -7,7 +7,10 @@ export function startLongTaskWatch() {
   const longTasks: Array<{ atMs: number; durationMs: number }> = [];
   const observer = new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) {
-      longTasks.push({ atMs: Math.round(entry.startTime - origin), durationMs: Math.round(entry.duration) });
+      longTasks.push({
+        atMs: Math.round(entry.startTime - origin),
+        durationMs: Math.round(entry.duration),
+      });
     }
   });
   observer.observe({ type: "longtask", buffered: false });

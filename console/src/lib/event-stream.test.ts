@@ -21,7 +21,10 @@ afterEach(async () => {
 
 function collect() {
   const received: Array<{ message: unknown; id: string | null }> = [];
-  return { received, onMessage: (message: unknown, id: string | null) => received.push({ message, id }) };
+  return {
+    received,
+    onMessage: (message: unknown, id: string | null) => received.push({ message, id }),
+  };
 }
 
 async function waitUntil(check: () => boolean, timeoutMs = 3000): Promise<void> {
@@ -88,7 +91,12 @@ describe("openEventStream", () => {
 
   it("sends a remembered event id as Last-Event-ID on the first request", async () => {
     server = await startSseServer((c) => c.open());
-    stream = openEventStream({ url: server.url, token: "t", lastEventId: "ev-41", onMessage: () => {} });
+    stream = openEventStream({
+      url: server.url,
+      token: "t",
+      lastEventId: "ev-41",
+      onMessage: () => {},
+    });
     await server.waitForConnections(1);
     expect(server.connections[0]!.headers["last-event-id"]).toBe("ev-41");
   });
@@ -102,7 +110,12 @@ describe("openEventStream", () => {
       }
     });
     const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
-    stream = openEventStream({ url: server.url, token: "t", onMessage: () => {}, defaultRetryMs: 50 });
+    stream = openEventStream({
+      url: server.url,
+      token: "t",
+      onMessage: () => {},
+      defaultRetryMs: 50,
+    });
     await server.waitForConnections(2);
     expect(warn).toHaveBeenCalledWith(expect.stringContaining("reconnecting in 50 ms"));
     expect(server.connections[1]!.headers["last-event-id"]).toBe("1");
@@ -111,14 +124,25 @@ describe("openEventStream", () => {
   it.each([
     ["a 401 answer", 401, "text/event-stream", "status 401"],
     ["a 500 answer", 500, "text/event-stream", "status 500"],
-    ["a content type that is not text/event-stream", 200, "application/json", "content type application/json"],
+    [
+      "a content type that is not text/event-stream",
+      200,
+      "application/json",
+      "content type application/json",
+    ],
   ])("gives up for good on %s and logs why", async (_name, status, type, reason) => {
     server = await startSseServer((c) => {
       c.response.writeHead(status, { "Content-Type": type }).end("{}");
     });
     const error = vi.spyOn(console, "error").mockImplementation(() => {});
     const onFatal = vi.fn();
-    stream = openEventStream({ url: server.url, token: "t", onMessage: () => {}, onFatal, defaultRetryMs: 20 });
+    stream = openEventStream({
+      url: server.url,
+      token: "t",
+      onMessage: () => {},
+      onFatal,
+      defaultRetryMs: 20,
+    });
     expect(await stream.done).toBe("fatal");
     await new Promise((resolve) => setTimeout(resolve, 150));
     expect(server.connections).toHaveLength(1);
@@ -132,7 +156,12 @@ describe("openEventStream", () => {
       c.response.end();
     });
     vi.spyOn(console, "info").mockImplementation(() => {});
-    stream = openEventStream({ url: server.url, token: "t", onMessage: () => {}, defaultRetryMs: 30 });
+    stream = openEventStream({
+      url: server.url,
+      token: "t",
+      onMessage: () => {},
+      defaultRetryMs: 30,
+    });
     await server.waitForConnections(1);
     stream.close();
     expect(await stream.done).toBe("closed");
@@ -162,12 +191,18 @@ describe("parseFrameData", () => {
 
 describe("describeOpenFailure", () => {
   it("refuses a 200 answer without a body", () => {
-    const response = new Response(null, { status: 200, headers: { "Content-Type": "text/event-stream" } });
+    const response = new Response(null, {
+      status: 200,
+      headers: { "Content-Type": "text/event-stream" },
+    });
     expect(describeOpenFailure(response)).toBe("no body");
   });
 
   it("accepts a 200 event stream with a charset", () => {
-    const response = new Response("", { status: 200, headers: { "Content-Type": "text/event-stream; charset=utf-8" } });
+    const response = new Response("", {
+      status: 200,
+      headers: { "Content-Type": "text/event-stream; charset=utf-8" },
+    });
     expect(describeOpenFailure(response)).toBeNull();
   });
 });

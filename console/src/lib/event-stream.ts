@@ -32,7 +32,10 @@ export type EventStreamHandle = {
 };
 
 /** The delay before reconnecting: the server's last `retry:` value if it sent one, else the default. */
-export function chooseRetryDelay(serverRetryMs: number | null, defaultMs = DEFAULT_RETRY_MS): number {
+export function chooseRetryDelay(
+  serverRetryMs: number | null,
+  defaultMs = DEFAULT_RETRY_MS,
+): number {
   return serverRetryMs !== null && Number.isFinite(serverRetryMs) && serverRetryMs >= 0
     ? serverRetryMs
     : defaultMs;
@@ -106,7 +109,9 @@ export function openEventStream(options: EventStreamOptions): EventStreamHandle 
       if (error instanceof StreamEndedError) {
         console.info(`event stream ${options.url} ended; reconnecting in ${delay} ms`);
       } else {
-        console.warn(`event stream ${options.url} failed (${describeError(error)}); reconnecting in ${delay} ms`);
+        console.warn(
+          `event stream ${options.url} failed (${describeError(error)}); reconnecting in ${delay} ms`,
+        );
       }
       return delay;
     },

@@ -9,7 +9,12 @@ export type StreamRowsStore = {
   /** Every row of the stream, oldest first, and the last event id remembered for it. */
   load: (stream: string) => Promise<{ rows: StoredRow[]; lastEventId: string | null }>;
   /** One transaction: drops rows below `keepFromSeq`, appends `rows`, remembers the last id. */
-  write: (stream: string, rows: StoredRow[], keepFromSeq: number, lastEventId: string | null) => Promise<void>;
+  write: (
+    stream: string,
+    rows: StoredRow[],
+    keepFromSeq: number,
+    lastEventId: string | null,
+  ) => Promise<void>;
   /** Forgets the stream's rows; the last event id stays so a reload does not replay them. */
   clear: (stream: string) => Promise<void>;
 };
@@ -29,7 +34,8 @@ export function openStreamRowsStore(
     const request = factory.open(name, DB_VERSION);
     request.onupgradeneeded = () => {
       const db = request.result;
-      if (!db.objectStoreNames.contains(ROWS)) db.createObjectStore(ROWS, { keyPath: ["stream", "seq"] });
+      if (!db.objectStoreNames.contains(ROWS))
+        db.createObjectStore(ROWS, { keyPath: ["stream", "seq"] });
       if (!db.objectStoreNames.contains(META)) db.createObjectStore(META, { keyPath: "stream" });
     };
     request.onerror = () => reject(request.error ?? new Error("IndexedDB open failed"));
@@ -37,7 +43,12 @@ export function openStreamRowsStore(
   });
 }
 
-function rangeOf(stream: string, fromSeq = -Infinity, toSeq = Infinity, toOpen = false): IDBKeyRange {
+function rangeOf(
+  stream: string,
+  fromSeq = -Infinity,
+  toSeq = Infinity,
+  toOpen = false,
+): IDBKeyRange {
   return IDBKeyRange.bound([stream, fromSeq], [stream, toSeq], false, toOpen);
 }
 
@@ -45,7 +56,8 @@ function finish(transaction: IDBTransaction): Promise<void> {
   return new Promise((resolve, reject) => {
     transaction.oncomplete = () => resolve();
     // QuotaExceededError surfaces here, as the transaction's error, when the commit cannot fit.
-    transaction.onabort = () => reject(transaction.error ?? new DOMException("aborted", "AbortError"));
+    transaction.onabort = () =>
+      reject(transaction.error ?? new DOMException("aborted", "AbortError"));
     transaction.onerror = (event) => event.preventDefault();
   });
 }
@@ -62,17 +74,21 @@ function createRowsStore(db: IDBDatabase): StreamRowsStore {
     async load(stream) {
       const rows: StoredRow[] = [];
       // Paged so one huge getAll does not deserialise everything in a single long task.
-      for (let from = -Infinity; ; ) {
+      for (let from = -Infinity; ;) {
         const transaction = db.transaction(ROWS, "readonly");
         const page = await requestResult(
-          transaction.objectStore(ROWS).getAll(rangeOf(stream, from), LOAD_PAGE) as IDBRequest<StoredRow[]>,
+          transaction.objectStore(ROWS).getAll(rangeOf(stream, from), LOAD_PAGE) as IDBRequest<
+            StoredRow[]
+          >,
         );
         rows.push(...page);
         if (page.length < LOAD_PAGE) break;
         from = page[page.length - 1]!.seq + 1;
       }
       const meta = await requestResult(
-        db.transaction(META, "readonly").objectStore(META).get(stream) as IDBRequest<MetaRow | undefined>,
+        db.transaction(META, "readonly").objectStore(META).get(stream) as IDBRequest<
+          MetaRow | undefined
+        >,
       );
       return { rows, lastEventId: meta?.lastEventId ?? null };
     },

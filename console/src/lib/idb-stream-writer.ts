@@ -53,7 +53,9 @@ export function createStreamWriter(options: StreamWriterOptions): StreamWriter {
         }
         const dropped = attempt < MAX_QUOTA_RETRIES ? options.dropOldestForQuota() : 0;
         if (dropped === 0) {
-          console.warn(`storage is full: ${rows.length} ${options.stream} messages are kept in memory only`);
+          console.warn(
+            `storage is full: ${rows.length} ${options.stream} messages are kept in memory only`,
+          );
           return;
         }
         console.warn(`storage is full: dropped the ${dropped} oldest ${options.stream} messages`);

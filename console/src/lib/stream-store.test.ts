@@ -141,7 +141,8 @@ describe("stream store", () => {
       ...real,
       write: async (stream, batch, keepFromSeq, lastEventId) => {
         const kept = (await real.load(stream)).rows.filter((r) => r.seq >= keepFromSeq).length;
-        if (kept + batch.length > 6) throw new DOMException("The quota has been exceeded.", "QuotaExceededError");
+        if (kept + batch.length > 6)
+          throw new DOMException("The quota has been exceeded.", "QuotaExceededError");
         held = kept + batch.length;
         await real.write(stream, batch, keepFromSeq, lastEventId);
       },

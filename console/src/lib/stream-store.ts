@@ -25,7 +25,12 @@ export function streamStorageKey(type: StreamType): string {
   return `stream-storage-${type}`;
 }
 
-export type StreamMessage = { seq: number; id: string | null; data: unknown; activityType: string | null };
+export type StreamMessage = {
+  seq: number;
+  id: string | null;
+  data: unknown;
+  activityType: string | null;
+};
 
 export type StreamState = {
   /** Oldest first; at most `cap` long. */
@@ -186,7 +191,9 @@ export function createStreamStore(options: StreamStoreOptions): StreamStore {
       activityTypes: types.sorted(),
       hydrated: true,
       lastEventId: loaded.lastEventId ?? messages.findLast((m) => m.id !== null)?.id ?? null,
-      storageNote: rowsStore ? null : "Browser storage is unavailable: messages will not survive a reload.",
+      storageNote: rowsStore
+        ? null
+        : "Browser storage is unavailable: messages will not survive a reload.",
     });
     types.changed();
     applyPending();

@@ -22,7 +22,9 @@ export type SseServer = {
   close: () => Promise<void>;
 };
 
-export async function startSseServer(script: (connection: SseConnection) => void): Promise<SseServer> {
+export async function startSseServer(
+  script: (connection: SseConnection) => void,
+): Promise<SseServer> {
   const connections: SseConnection[] = [];
   const waiters: Array<{ count: number; resolve: () => void }> = [];
   const server = createServer((request, response) => {
@@ -32,7 +34,10 @@ export async function startSseServer(script: (connection: SseConnection) => void
       path: request.url ?? "/",
       response,
       open: () => {
-        response.writeHead(200, { "Content-Type": "text/event-stream", "Cache-Control": "no-store" });
+        response.writeHead(200, {
+          "Content-Type": "text/event-stream",
+          "Cache-Control": "no-store",
+        });
         response.flushHeaders();
       },
       send: (frame) => void response.write(frame),

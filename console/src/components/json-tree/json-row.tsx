@@ -52,7 +52,8 @@ function LeafValue({ value, onNavigate }: { value: unknown; onNavigate: (url: st
     if (!isLookupUrl(value)) return <span className="jt-string">"{value}"</span>;
     const follow = (event: MouseEvent<HTMLAnchorElement>) => {
       // Keep modified clicks (new tab, new window) to the browser; plain clicks stay in the app.
-      if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+      if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey)
+        return;
       event.preventDefault();
       onNavigate(value);
     };

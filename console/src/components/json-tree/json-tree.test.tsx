@@ -13,7 +13,15 @@ function renderTree(data: unknown) {
   return render(
     <MemoryRouter initialEntries={["/start"]}>
       <Routes>
-        <Route path="*" element={<><JsonTree data={data} /><ShowLocation /></>} />
+        <Route
+          path="*"
+          element={
+            <>
+              <JsonTree data={data} />
+              <ShowLocation />
+            </>
+          }
+        />
       </Routes>
     </MemoryRouter>,
   );
@@ -46,7 +54,10 @@ describe("JsonTree", () => {
       object: { visible: "shown-value" },
     });
     for (const key of ["@context", "context", "signature", "publicKey", "proof"]) {
-      expect(screen.getByRole("button", { name: `Expand ${key}` })).toHaveAttribute("aria-expanded", "false");
+      expect(screen.getByRole("button", { name: `Expand ${key}` })).toHaveAttribute(
+        "aria-expanded",
+        "false",
+      );
     }
     expect(screen.getByRole("button", { name: "Collapse object" })).toBeInTheDocument();
     expect(screen.queryByText(/hidden-value/)).not.toBeInTheDocument();
@@ -87,7 +98,9 @@ describe("JsonTree", () => {
     const url = "https://remote.example/users/alice?x=1&y=2";
     renderTree({ id: url });
     await user.click(screen.getByRole("link", { name: url }));
-    expect(screen.getByTestId("location")).toHaveTextContent(`/lookup?uri=${encodeURIComponent(url)}`);
+    expect(screen.getByTestId("location")).toHaveTextContent(
+      `/lookup?uri=${encodeURIComponent(url)}`,
+    );
   });
 
   it("navigates from a URL value with the keyboard", async () => {
@@ -95,7 +108,9 @@ describe("JsonTree", () => {
     renderTree({ id: "http://remote.example/a" });
     screen.getByRole("link", { name: "http://remote.example/a" }).focus();
     await user.keyboard("{Enter}");
-    expect(screen.getByTestId("location")).toHaveTextContent("/lookup?uri=http%3A%2F%2Fremote.example%2Fa");
+    expect(screen.getByTestId("location")).toHaveTextContent(
+      "/lookup?uri=http%3A%2F%2Fremote.example%2Fa",
+    );
   });
 
   it("renders javascript:, relative, other-scheme and non-URL strings as plain text", async () => {
@@ -124,8 +139,37 @@ describe("JsonTree", () => {
     expect(rowTexts(container)).toEqual(["{}"]);
   });
 
+  it("starts a new document from the default collapse state", async () => {
+    const user = userEvent.setup();
+    const view = renderTree({ publicKey: { id: "first" } });
+    await user.click(screen.getByRole("button", { name: "Expand publicKey" }));
+    view.rerender(
+      <MemoryRouter>
+        <JsonTree data={{ publicKey: { id: "second" } }} />
+      </MemoryRouter>,
+    );
+    expect(screen.getByRole("button", { name: "Expand publicKey" })).toBeInTheDocument();
+    expect(screen.queryByText(/second/)).not.toBeInTheDocument();
+  });
+
+  it("keeps toggles working by keyboard when a large tree is virtualised", async () => {
+    const user = userEvent.setup();
+    const data: Record<string, unknown> = Object.fromEntries(
+      Array.from({ length: 500 }, (_, i) => [`k${String(i).padStart(3, "0")}`, i]),
+    );
+    data["a-publicKey-holder"] = { publicKey: { publicKeyPem: "PEM-TEXT" } };
+    const { container } = renderTree(data);
+    expect(container.querySelectorAll(".jt-row").length).toBeLessThan(200);
+    screen.getByRole("button", { name: "Expand publicKey" }).focus();
+    await user.keyboard("{Enter}");
+    expect(screen.getByText('"PEM-TEXT"')).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Collapse publicKey" })).toHaveFocus();
+  });
+
   it("renders only the rows on screen for an object with 10,000 keys", () => {
-    const data = Object.fromEntries(Array.from({ length: 10_000 }, (_, i) => [`key${String(i).padStart(5, "0")}`, i]));
+    const data = Object.fromEntries(
+      Array.from({ length: 10_000 }, (_, i) => [`key${String(i).padStart(5, "0")}`, i]),
+    );
     const started = performance.now();
     const { container } = renderTree(data);
     const elapsed = performance.now() - started;

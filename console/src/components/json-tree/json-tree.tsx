@@ -17,14 +17,17 @@ const ROW_ESTIMATE_PX = 21;
 const EMPTY_TOGGLES: ReadonlySet<string> = new Set();
 
 export function JsonTree({ data }: { data: unknown }) {
-  const [toggled, setToggled] = useState(EMPTY_TOGGLES);
+  const [toggles, setToggles] = useState({ data, toggled: EMPTY_TOGGLES });
+  // A new document starts from the default collapse state, not the previous document's clicks.
+  if (toggles.data !== data) setToggles({ data, toggled: EMPTY_TOGGLES });
+  const toggled = toggles.data === data ? toggles.toggled : EMPTY_TOGGLES;
   const rows = useMemo(() => flattenJson(data, toggled), [data, toggled]);
   const navigate = useNavigate();
   const onToggle = useCallback((id: string) => {
-    setToggled((previous) => {
-      const next = new Set(previous);
+    setToggles((previous) => {
+      const next = new Set(previous.toggled);
       if (!next.delete(id)) next.add(id);
-      return next;
+      return { data: previous.data, toggled: next };
     });
   }, []);
   const onNavigate = useCallback((url: string) => navigate(buildLookupPath(url)), [navigate]);
@@ -53,9 +56,7 @@ function observeRectWithFallback(
   instance: Virtualizer<HTMLDivElement, Element>,
   callback: (rect: { width: number; height: number }) => void,
 ) {
-  return observeElementRect(instance, (rect) =>
-    callback(rect.height > 0 ? rect : FALLBACK_RECT),
-  );
+  return observeElementRect(instance, (rect) => callback(rect.height > 0 ? rect : FALLBACK_RECT));
 }
 
 // Likewise an element without layout measures 0 px; keep the estimate rather than collapse it.
@@ -94,7 +95,13 @@ function VirtualRows({ rows, onToggle, onNavigate }: VirtualRowsProps) {
             key={item.key}
             data-index={item.index}
             ref={virtualizer.measureElement}
-            style={{ position: "absolute", top: 0, left: 0, width: "100%", transform: `translateY(${item.start}px)` }}
+            style={{
+              position: "absolute",
+              top: 0,
+              left: 0,
+              width: "100%",
+              transform: `translateY(${item.start}px)`,
+            }}
           >
             <JsonRowView row={rows[item.index]!} onToggle={onToggle} onNavigate={onNavigate} />
           </div>

@@ -5,11 +5,16 @@ import { JsonTree } from "../../components/json-tree/index.ts";
 import type { StreamMessage } from "../../lib/stream-store.ts";
 import "./stream-page.css";
 
-const MESSAGE_ESTIMATE_PX = 240;
+// A typical activity shows about 20 rows; a close estimate means fewer cards mount, then unmount.
+const MESSAGE_ESTIMATE_PX = 420;
 const GAP_PX = 16;
 
 // An element without layout (jsdom) measures 0 px; keep the estimate rather than collapse it.
-function measureWithFallback(element: Element, entry: ResizeObserverEntry | undefined, instance: Virtualizer<Window, Element>) {
+function measureWithFallback(
+  element: Element,
+  entry: ResizeObserverEntry | undefined,
+  instance: Virtualizer<Window, Element>,
+) {
   return measureElement(element, entry, instance) || MESSAGE_ESTIMATE_PX;
 }
 
@@ -34,7 +39,7 @@ export function MessageList({ messages }: { messages: readonly StreamMessage[] }
     estimateSize: () => MESSAGE_ESTIMATE_PX,
     getItemKey: (index) => messageAt(index).seq,
     gap: GAP_PX,
-    overscan: 3,
+    overscan: 2,
     scrollMargin,
     measureElement: measureWithFallback,
     // Measuring newly mounted items re-renders once per batch instead of once per item.

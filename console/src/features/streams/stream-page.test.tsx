@@ -61,7 +61,10 @@ describe("StreamPage", () => {
   });
 
   it("renders only the messages on screen when 10,000 are held", async () => {
-    await addMessages("incoming", Array.from({ length: 10_000 }, (_, i) => ({ n: i })));
+    await addMessages(
+      "incoming",
+      Array.from({ length: 10_000 }, (_, i) => ({ n: i })),
+    );
     renderAt("/stream/incoming");
     const cards = screen.getAllByTestId("stream-message");
     expect(cards.length).toBeGreaterThan(0);
@@ -80,7 +83,11 @@ describe("StreamPage", () => {
 
   it("filters by activity type, offering Don't filter plus the distinct types found", async () => {
     const user = userEvent.setup();
-    await addMessages("incoming", [activity("Follow", "f1"), activity("Like", "l1"), activity("Follow", "f2")]);
+    await addMessages("incoming", [
+      activity("Follow", "f1"),
+      activity("Like", "l1"),
+      activity("Follow", "f2"),
+    ]);
     renderAt("/stream/incoming");
     const select = screen.getByRole("combobox", { name: "Select Type of Activity" });
     expect(select).toHaveTextContent("Don't filter");
@@ -101,13 +108,19 @@ describe("StreamPage", () => {
     await user.click(screen.getByRole("option", { name: "Like" }));
     await user.click(screen.getByRole("button", { name: "Reset" }));
     await addMessages("incoming", [activity("Follow", "f3"), activity("Like", "l3")]);
-    expect(screen.getByRole("combobox", { name: "Select Type of Activity" })).toHaveTextContent("Don't filter");
+    expect(screen.getByRole("combobox", { name: "Select Type of Activity" })).toHaveTextContent(
+      "Don't filter",
+    );
     expect(screen.getAllByTestId("stream-message")).toHaveLength(2);
   });
 
   it("shows the storage note when storage dropped messages", async () => {
     await addMessages("incoming", [{ a: 1 }]);
-    act(() => getStreamStore("incoming").setState({ storageNote: "Browser storage is full: the 5 oldest messages were dropped." }));
+    act(() =>
+      getStreamStore("incoming").setState({
+        storageNote: "Browser storage is full: the 5 oldest messages were dropped.",
+      }),
+    );
     renderAt("/stream/incoming");
     expect(screen.getByRole("alert")).toHaveTextContent("the 5 oldest messages were dropped");
   });

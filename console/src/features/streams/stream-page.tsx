@@ -1,7 +1,12 @@
 import { useCallback } from "react";
 import { Alert, Box, Typography } from "@mui/material";
 import { useParams } from "react-router";
-import { getStreamStore, isStreamType, useStreamStore, type StreamType } from "../../lib/stream-store.ts";
+import {
+  getStreamStore,
+  isStreamType,
+  useStreamStore,
+  type StreamType,
+} from "../../lib/stream-store.ts";
 import { MessageList } from "./message-list.tsx";
 import { StreamSidePanel } from "./stream-side-panel.tsx";
 import { useTypeFilter } from "./use-type-filter.ts";
@@ -28,7 +33,11 @@ function StreamView({ type }: { type: StreamType }) {
             {storageNote}
           </Alert>
         )}
-        {shown.length === 0 ? <Typography>Nothing to display</Typography> : <MessageList messages={shown} />}
+        {shown.length === 0 ? (
+          <Typography>Nothing to display</Typography>
+        ) : (
+          <MessageList messages={shown} />
+        )}
       </Box>
       <StreamSidePanel
         activityTypes={activityTypes}

@@ -55,7 +55,9 @@ describe("useStreamConnections", () => {
     setFeBaseUrl(new URL("/fe", server.url).href);
     act(() => useUserStore.getState().setToken("secret-token"));
     render(<Badges />);
-    await waitFor(() => expect(screen.getByText("incoming: 3")).toBeInTheDocument());
+    await waitFor(() => expect(screen.getByText("incoming: 3")).toBeInTheDocument(), {
+      timeout: 5000,
+    });
     expect(screen.getByText("outgoing: 2")).toBeInTheDocument();
     expect(screen.getByText("error: 1")).toBeInTheDocument();
     expect(server.connections.map((c) => c.path).sort()).toEqual([
@@ -63,7 +65,9 @@ describe("useStreamConnections", () => {
       "/fe/account/stream/incoming",
       "/fe/account/stream/outgoing",
     ]);
-    expect(server.connections.every((c) => c.headers.authorization === "Bearer secret-token")).toBe(true);
+    expect(server.connections.every((c) => c.headers.authorization === "Bearer secret-token")).toBe(
+      true,
+    );
   });
 
   it("does not connect without a token and disconnects on logout", async () => {
@@ -79,7 +83,7 @@ describe("useStreamConnections", () => {
     act(() => useUserStore.getState().setToken("t"));
     await server.waitForConnections(3);
     act(() => useUserStore.getState().setToken(null));
-    await waitFor(() => expect(closed).toHaveLength(3));
+    await waitFor(() => expect(closed).toHaveLength(3), { timeout: 5000 });
   });
 
   it("resumes a stream after the last stored event id", async () => {

@@ -1,7 +1,12 @@
 import { useEffect } from "react";
 import { getFeBaseUrl } from "../../lib/fe-client.ts";
 import { openEventStream, type EventStreamHandle } from "../../lib/event-stream.ts";
-import { getStreamStore, STREAM_TYPES, type StreamStore, type StreamType } from "../../lib/stream-store.ts";
+import {
+  getStreamStore,
+  STREAM_TYPES,
+  type StreamStore,
+  type StreamType,
+} from "../../lib/stream-store.ts";
 import { useUserStore } from "../../lib/user-store.ts";
 
 export function buildStreamUrl(type: StreamType): string {
