@@ -13,14 +13,13 @@ process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
 }) as typeof process.emitWarning;
 
 const { ConfigError, parseCommandLine, usage } = await import("./config.ts");
-const { runAccountCommand } = await import("./accounts/accounts.cli.ts");
-const { serve } = await import("./main.ts");
 
 try {
   const command = parseCommandLine(process.argv.slice(2), process.env);
   if (command.command === "help") console.log(usage);
-  else if (command.command === "serve") await serve(command.config);
-  else await runAccountCommand(command);
+  // Loaded on demand: account commands need neither Fedify nor the HTTP stack.
+  else if (command.command === "serve") await (await import("./main.ts")).serve(command.config);
+  else await (await import("./accounts/accounts.cli.ts")).runAccountCommand(command);
 } catch (error) {
   console.error(`corral: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(error instanceof ConfigError ? 2 : 1);

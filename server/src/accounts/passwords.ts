@@ -41,5 +41,10 @@ export async function verifyPassword(password: string, stored: string): Promise<
   return key.length === expected.length && timingSafeEqual(key, expected);
 }
 
+let decoy: Promise<string> | undefined;
+
 /** A hash that matches nothing, verified against for unknown names so both paths take as long. */
-export const decoyHash = await hashPassword(randomBytes(16).toString("hex"));
+export function decoyHash(): Promise<string> {
+  decoy ??= hashPassword(randomBytes(16).toString("hex"));
+  return decoy;
+}

@@ -28,7 +28,7 @@ export function createSignInRoutes(services: Services, throttle = createSignInTh
     }
     const stored = await findPasswordHash(services.db, name);
     // Unknown names cost a hash check too, so timing does not tell which names exist.
-    const valid = await verifyPassword(password, stored?.hash ?? decoyHash);
+    const valid = await verifyPassword(password, stored?.hash ?? (await decoyHash()));
     if (!stored || !valid) {
       throttle.recordFailure(name, address);
       return sendDetail(c, 401, "Wrong account name or password");

@@ -1,0 +1,210 @@
+import { spawn, spawnSync } from "node:child_process";
+import { createServer } from "node:net";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { freshDatabaseUrl } from "../test/fresh.ts";
+
+const cli = fileURLToPath(new URL("./cli.ts", import.meta.url));
+
+function run(args: string[], env: Record<string, string> = {}) {
+  const result = spawnSync(process.execPath, [cli, ...args], {
+    encoding: "utf8",
+    env: { ...process.env, ...env },
+    timeout: 30_000,
+  });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+function expectOneLine(stderr: string, pattern: RegExp) {
+  const lines = stderr.trimEnd().split("\n");
+  expect(lines, stderr).toHaveLength(1);
+  expect(lines[0]).toMatch(pattern);
+  expect(stderr).not.toMatch(/\n\s+at /);
+}
+
+describe("corral command line", () => {
+  it("refuses an unknown flag with one line on stderr and exit code 2", () => {
+    const result = run(["serve", "--bogus"]);
+    expect(result.code).toBe(2);
+    expectOneLine(result.stderr, /^corral: unknown option '--bogus'/);
+  });
+
+  it("lists every invalid value in one line", () => {
+    const result = run([
+      "serve",
+      "--port",
+      "http",
+      "--base-url",
+      "ftp://x",
+      "--database",
+      "mysql://db",
+    ]);
+    expect(result.code).toBe(2);
+    expectOneLine(
+      result.stderr,
+      /--port: .*; --base-url: .*ftp:\/\/x.*; --database: must be sqlite:PATH or postgres/,
+    );
+  });
+
+  it("reports a port in use in one line and exits non-zero", async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", resolve));
+    const port = (blocker.address() as { port: number }).port;
+    try {
+      const result = run([
+        "serve",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        String(port),
+        "--database",
+        freshDatabaseUrl(),
+      ]);
+      expect(result.code).toBe(1);
+      expectOneLine(
+        result.stderr,
+        new RegExp(`^corral: port ${port} on 127.0.0.1 is already in use$`),
+      );
+    } finally {
+      blocker.close();
+    }
+  });
+
+  it("reports an unusable database in one line", () => {
+    const result = run(["account", "list", "--database", "sqlite:/etc/passwd/corral.sqlite"]);
+    expect(result.code).toBe(1);
+    expectOneLine(
+      result.stderr,
+      /^corral: cannot open database sqlite:\/etc\/passwd\/corral.sqlite: /,
+    );
+  });
+
+  it("manages accounts: new, list, password, revoke-tokens, delete", () => {
+    const database = freshDatabaseUrl();
+    const db = ["--database", database];
+    expect(run(["account", "new", "alice", "pw1", "--admin", ...db]).stdout).toBe(
+      "created account alice (admin)\n",
+    );
+    expect(
+      run([
+        "account",
+        "new",
+        "bob",
+        "pw2",
+        "--permission",
+        "example.com",
+        "--permission",
+        "b.example",
+        ...db,
+      ]).code,
+    ).toBe(0);
+    const taken = run(["account", "new", "alice", "x", ...db]);
+    expect(taken.code).toBe(1);
+    expectOneLine(taken.stderr, /already exists/);
+    const invalid = run(["account", "new", "no spaces", "x", ...db]);
+    expectOneLine(invalid.stderr, /invalid account name/);
+    expect(run(["account", "list", ...db]).stdout).toBe(
+      "alice (admin)\nbob (permissions: example.com, b.example)\n",
+    );
+    expect(run(["account", "password", "alice", "pw3", ...db]).stdout).toMatch(
+      /changed the password of alice/,
+    );
+    expect(run(["account", "revoke-tokens", "bob", ...db]).stdout).toBe(
+      "revoked 0 tokens of bob\n",
+    );
+    expect(run(["account", "delete", "bob", ...db]).stdout).toBe("deleted account bob\n");
+    const missing = run(["account", "delete", "bob", ...db]);
+    expect(missing.code).toBe(1);
+    expectOneLine(missing.stderr, /no account named "bob"/);
+    expect(run(["account", "list", ...db]).stdout).toBe("alice (admin)\n");
+  }, 90_000); // ten processes, each a cold Node start
+
+  it("takes the database from CORRAL_DATABASE, and the flag wins over it", () => {
+    const fromEnv = freshDatabaseUrl();
+    const fromFlag = freshDatabaseUrl();
+    run(["account", "new", "envuser", "pw"], { CORRAL_DATABASE: fromEnv });
+    run(["account", "new", "flaguser", "pw", "--database", fromFlag], { CORRAL_DATABASE: fromEnv });
+    expect(run(["account", "list"], { CORRAL_DATABASE: fromEnv }).stdout).toBe("envuser\n");
+    expect(
+      run(["account", "list", "--database", fromFlag], { CORRAL_DATABASE: fromEnv }).stdout,
+    ).toBe("flaguser\n");
+  });
+
+  it("serves, prints the URL, creates operator once with a password that signs in, and hides the SQLite warning", async () => {
+    const database = freshDatabaseUrl();
+    const first = await serveUntilListening([
+      "serve",
+      "--host",
+      "127.0.0.1",
+      "--port",
+      "0",
+      "--database",
+      database,
+    ]);
+    try {
+      const password = /password: (\S+)/.exec(first.stdout)?.[1];
+      expect(password).toBeTruthy();
+      expect(first.stderr).not.toMatch(/ExperimentalWarning/);
+      const signin = await fetch(`${first.url}/fe/signin`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ name: "operator", password }),
+      });
+      expect(signin.status).toBe(200);
+    } finally {
+      await first.stop();
+    }
+    const second = await serveUntilListening([
+      "serve",
+      "--host",
+      "127.0.0.1",
+      "--port",
+      "0",
+      "--database",
+      database,
+    ]);
+    await second.stop();
+    expect(second.stdout).not.toMatch(/password/);
+  }, 60_000);
+});
+
+/** Starts `corral serve` and resolves once it printed its URL. */
+function serveUntilListening(args: string[]) {
+  const child = spawn(process.execPath, [cli, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stderr.on("data", (chunk) => (stderr += chunk));
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  return new Promise<{
+    url: string;
+    stdout: string;
+    stderr: string;
+    stop(): Promise<number | null>;
+  }>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`no URL printed: ${stdout} ${stderr}`)),
+      20_000,
+    );
+    child.stdout.on("data", (chunk) => {
+      stdout += chunk;
+      const match = /serving on (http:\/\/\S+)/.exec(stdout);
+      if (match) {
+        clearTimeout(timer);
+        resolve({
+          url: match[1]!,
+          get stdout() {
+            return stdout;
+          },
+          get stderr() {
+            return stderr;
+          },
+          stop: () => {
+            child.kill("SIGTERM");
+            return exited;
+          },
+        });
+      }
+    });
+    void exited.then((code) => reject(new Error(`corral exited with ${code}: ${stderr}`)));
+  });
+}
