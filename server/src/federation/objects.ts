@@ -77,8 +77,10 @@ export async function readStoredObjectAs(
   return { ok: true, data: hideBlindCopies(data) };
 }
 
-function hideBlindCopies(data: Record<string, unknown>): Record<string, unknown> {
+/** The object as others may see it: bto and bcc removed, at the top and in an embedded object. */
+export function hideBlindCopies(data: Record<string, unknown>): Record<string, unknown> {
   const { bto: _bto, bcc: _bcc, ...visible } = data;
+  if (isObject(visible.object)) visible.object = hideBlindCopies(visible.object);
   return visible;
 }
 

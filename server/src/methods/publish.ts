@@ -1,4 +1,4 @@
-import { mintObjectId, storeObject } from "../federation/objects.ts";
+import { hideBlindCopies, mintObjectId, storeObject } from "../federation/objects.ts";
 import { sendAsActor } from "../federation/outbox.ts";
 import { idOf, isObject } from "../federation/parse.ts";
 import type { Services } from "../services.ts";
@@ -28,7 +28,7 @@ export async function publishObject(services: Services, input: MethodInput): Pro
     actor: actor.id,
   };
   for (const key of AUDIENCE_KEYS) if (object[key] !== undefined) create[key] = object[key];
-  create.object = object;
+  create.object = hideBlindCopies(object);
   await storeObject(services, actor.id, object);
   await storeObject(services, actor.id, create);
   await sendAsActor(services, {
@@ -57,8 +57,9 @@ export async function publishActivity(services: Services, input: MethodInput): P
   };
   // A Create of a new object: the object needs an id too, and must dereference.
   if (isObject(data.object) && data.object.id === undefined && data.type === "Create") {
-    activity.object = withId(data.object, mintObjectId(actor.id), actor.id);
-    await storeObject(services, actor.id, activity.object as Record<string, unknown>);
+    const object = withId(data.object, mintObjectId(actor.id), actor.id);
+    await storeObject(services, actor.id, object);
+    activity.object = hideBlindCopies(object);
   }
   await storeObject(services, actor.id, activity);
   await sendAsActor(services, {

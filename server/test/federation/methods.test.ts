@@ -160,6 +160,22 @@ describe("publish_object and publish_activity", () => {
     });
   });
 
+  it("delivers to bcc without revealing it, neither on the Create nor on its object", async () => {
+    const [alice, bob] = await Promise.all([addActor(a), addActor(b)]);
+    await alice.run("publish_object", {
+      data: { type: "Note", content: "blind", bcc: [bob.actorId] },
+    });
+    const create = await waitForEvent(
+      b.services,
+      bob.accountId,
+      "incoming",
+      (e) => e.data.raw.type === "Create",
+    );
+    expect(create.data.raw.bcc).toBeUndefined();
+    expect(create.data.raw.object).toMatchObject({ content: "blind" });
+    expect(create.data.raw.object.bcc).toBeUndefined();
+  });
+
   it("refuses data with an id, or an activity whose actor is someone else", async () => {
     const alice = await addActor(a);
     await alice.run("publish_object", { data: { id: "https://x.example/1", type: "Note" } });
