@@ -1,21 +1,17 @@
 // Per stream type, the messages held in the browser: a zustand store for the page and badges,
 // backed by IndexedDB rows (idb-stream-rows.ts) under the spec's "stream-storage-{type}" keys.
-// Built for 10,000 messages at 200/s: adds are applied once per animation frame, the distinct
+// Built for 10,000 messages at 200/s: adds are applied in batches on animation frames, the distinct
 // activity types are counted incrementally, storage writes are batched.
 import { useStore } from "zustand";
 import { createStore, type StoreApi } from "zustand/vanilla";
 import { openStreamRowsStore, type StoredRow, type StreamRowsStore } from "./idb-stream-rows.ts";
 import { createStreamWriter } from "./idb-stream-writer.ts";
+import { createApplyScheduler } from "./stream-apply-scheduler.ts";
 import { createTypeCounter, readActivityType } from "./stream-activity-types.ts";
 
 export const STREAM_TYPES = ["incoming", "outgoing", "error"] as const;
 export type StreamType = (typeof STREAM_TYPES)[number];
 export const DEFAULT_STREAM_CAP = 10_000;
-// Adds are applied on an animation frame at most this often: each apply costs O(messages held)
-// (the list's measurements), so 10 applies a second instead of 60 keeps every frame short.
-const MIN_APPLY_INTERVAL_MS = 100;
-// rAF does not run in background tabs, where the streams keep arriving (openWhenHidden).
-const HIDDEN_TAB_APPLY_MS = 250;
 
 export function isStreamType(value: unknown): value is StreamType {
   return (STREAM_TYPES as readonly unknown[]).includes(value);
@@ -66,10 +62,7 @@ export function createStreamStore(options: StreamStoreOptions): StreamStore {
   let nextSeq = 0;
   let hydrated = false;
   let droppedForQuota = 0;
-  let frame: number | null = null;
-  let timer: ReturnType<typeof setTimeout> | null = null;
-  let waitTimer: ReturnType<typeof setTimeout> | null = null;
-  let lastApplied = -Infinity;
+  const scheduler = createApplyScheduler(() => applyPending());
 
   const store = createStore<StreamState>()(() => ({
     messages: [],
@@ -83,7 +76,7 @@ export function createStreamStore(options: StreamStoreOptions): StreamStore {
         seenIds.add(id);
       }
       pending.push({ data, id });
-      scheduleApply();
+      scheduler.schedule();
     },
     reset: () => {
       pending = [];
@@ -125,26 +118,8 @@ export function createStreamStore(options: StreamStoreOptions): StreamStore {
     return count;
   }
 
-  function cancelScheduled(): void {
-    if (frame !== null && typeof cancelAnimationFrame === "function") cancelAnimationFrame(frame);
-    if (timer !== null) clearTimeout(timer);
-    if (waitTimer !== null) clearTimeout(waitTimer);
-    frame = timer = waitTimer = null;
-  }
-
-  function scheduleApply(): void {
-    if (timer !== null) return;
-    timer = setTimeout(applyPending, HIDDEN_TAB_APPLY_MS);
-    if (typeof requestAnimationFrame !== "function") return;
-    const wait = lastApplied + MIN_APPLY_INTERVAL_MS - performance.now();
-    const requestFrame = () => (frame = requestAnimationFrame(applyPending));
-    if (wait > 0) waitTimer = setTimeout(requestFrame, wait);
-    else requestFrame();
-  }
-
   function applyPending(): void {
-    cancelScheduled();
-    lastApplied = performance.now();
+    scheduler.markApplied();
     if (!hydrated || pending.length === 0) return;
     const batch = pending;
     pending = [];
