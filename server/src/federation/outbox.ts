@@ -56,6 +56,10 @@ async function collectInboxes(
   original: string,
 ): Promise<string[]> {
   const targets = new Set(AUDIENCE_KEYS.flatMap((key) => idsOf(input.data[key])));
+  // bto/bcc vanish before sending, so a shared inbox could not tell whom such a copy is for:
+  // blind recipients get it in their own inbox.
+  const open = new Set(["to", "cc", "audience"].flatMap((key) => idsOf(input.data[key])));
+  const isBlind = (id: string) => !open.has(id);
   const followersUrl = `${input.actorId}/followers`;
   const inboxes = new Set<string>();
   if (targets.delete(followersUrl)) {
@@ -63,7 +67,8 @@ async function collectInboxes(
       `SELECT inbox, shared_inbox FROM followers WHERE actor_id = ?`,
       [input.actorId],
     );
-    for (const row of rows) inboxes.add(row.shared_inbox ?? row.inbox);
+    for (const row of rows)
+      inboxes.add(isBlind(followersUrl) ? row.inbox : (row.shared_inbox ?? row.inbox));
   }
   targets.delete(input.actorId);
   const remote = [...targets].filter((id) => !PUBLIC.has(id));
@@ -72,7 +77,7 @@ async function collectInboxes(
   );
   for (const [index, result] of resolved.entries()) {
     if (result.ok) {
-      inboxes.add(result.sharedInbox ?? result.inbox);
+      inboxes.add(isBlind(remote[index]!) ? result.inbox : (result.sharedInbox ?? result.inbox));
       continue;
     }
     await reportError(
