@@ -84,6 +84,20 @@ test("a wrong password logs 'token is undefined', shows no message and stays on 
   expect((await readUserStorage(page))?.token ?? null).toBeNull();
 });
 
+test("empty fields are not checked in the browser: the request goes out and the page stays", async ({
+  page,
+}) => {
+  const requests = recordFeRequests(page);
+  await page.goto("/signin");
+  await signInForm(page).getByRole("button", { name: "Sign In" }).click();
+  await eventually(() => requests.filter((r) => r.url().endsWith("/fe/signin")).length).toBe(1);
+  expect(requests[0]!.postDataJSON()).toEqual({ name: "", password: "" });
+  await eventually(() => pageLog(page).some((line) => line.includes("token is undefined"))).toBe(
+    true,
+  );
+  expect(new URL(page.url()).pathname).toBe("/signin");
+});
+
 test("sign-in sends no Authorization header and every later call carries the bearer token", async ({
   page,
   account,

@@ -1,5 +1,5 @@
 import type { Page, Request, Route } from "playwright-core";
-import { expect, test } from "./harness/fixtures.ts";
+import { expect, pageLog, test } from "./harness/fixtures.ts";
 import {
   badgeCount,
   drawerEntry,
@@ -115,6 +115,9 @@ test("after a network failure the stream reconnects 5000 ms later", async ({ pag
   const delay = times[1]! - times[0]!;
   expect(delay).toBeGreaterThanOrEqual(4_500);
   expect(delay).toBeLessThan(7_500);
+  expect(
+    pageLog(page).some((line) => line.startsWith("[warning]") && line.includes("stream")),
+  ).toBe(true);
 });
 
 test("a retry value sent by the server replaces the 5000 ms delay", async ({ page, account }) => {

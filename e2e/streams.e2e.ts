@@ -31,6 +31,12 @@ async function signInWithTwoActors(page: Page, corral: Corral, account: Account)
   return { api, sender, receiver };
 }
 
+async function reloadAndReconnect(page: Page): Promise<void> {
+  const reconnected = streamsConnected(page);
+  await page.reload();
+  await reconnected;
+}
+
 /** The message trees on a stream page. */
 function messageTrees(page: Page) {
   return page.locator("main .json-tree");
@@ -139,9 +145,8 @@ test("messages are kept across a reload, without being doubled", async ({
   await openFromDrawer(page, "Error");
   await causeErrors(setup, 3);
   await eventually(() => messageTrees(page).count()).toBe(3);
-  const reconnected = streamsConnected(page);
-  await page.reload();
-  await reconnected;
+  await page.waitForTimeout(1_000); // a person reads before reloading
+  await reloadAndReconnect(page);
   await eventually(() => messageTrees(page).count()).toBe(3);
   await eventually(() => badgeCount(page, "Error")).toBe(3);
   // The reconnect resumes after the last id held: a new event is added once, nothing replayed.
@@ -149,6 +154,20 @@ test("messages are kept across a reload, without being doubled", async ({
   await eventually(() => badgeCount(page, "Error")).toBe(4);
   await page.waitForTimeout(500);
   expect(await messageTrees(page).count()).toBe(4);
+});
+
+test("messages that arrived just before a reload are not lost", async ({
+  page,
+  account,
+  corral,
+}) => {
+  const setup = await signInWithTwoActors(page, corral, account);
+  await openFromDrawer(page, "Error");
+  await causeErrors(setup, 2);
+  await eventually(() => messageTrees(page).count()).toBe(2);
+  await reloadAndReconnect(page);
+  await eventually(() => badgeCount(page, "Error")).toBe(2);
+  expect(await messageTrees(page).count()).toBe(2);
 });
 
 test("each stream is requested as text/event-stream with the bearer header", async ({
