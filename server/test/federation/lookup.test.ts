@@ -61,6 +61,14 @@ describe("lookup", () => {
   it("answers objects this server hosts locally, keeping other actors' private objects private", async () => {
     const result = await lookupUri(b.services, { actorId: bob.actorId, uri: eve.actorId });
     expect(result).toMatchObject({ raw: { id: eve.actorId, type: "Person" } });
+    const followers = await lookupUri(b.services, {
+      actorId: bob.actorId,
+      uri: `${eve.actorId}/followers`,
+    });
+    expect(followers).toMatchObject({
+      raw: { id: `${eve.actorId}/followers` },
+      parsed: { collection: { id: `${eve.actorId}/followers` } },
+    });
 
     await eve.run("publish_object", {
       data: { type: "Note", content: "eve to alice", to: [alice.actorId], bcc: [alice.actorId] },
