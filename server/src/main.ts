@@ -150,12 +150,17 @@ export async function serve(config: Config): Promise<void> {
   }
   console.log(`Corral is serving on ${running.url}`);
   if (config.upstream) console.log(`Proxy mode: /fe is forwarded to ${config.upstream}`);
+  let stopping = false;
   const stop = async () => {
+    // A second signal, or a close that hangs, ends the process at once.
+    if (stopping) process.exit(1);
+    stopping = true;
+    setTimeout(() => process.exit(1), 10_000).unref();
     await running.close();
     process.exit(0);
   };
-  process.once("SIGINT", stop);
-  process.once("SIGTERM", stop);
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
 }
 
 async function ensureOperator(services: Services) {
