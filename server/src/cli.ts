@@ -12,10 +12,10 @@ process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
   return (emitWarning as (...args: unknown[]) => void)(warning, ...rest);
 }) as typeof process.emitWarning;
 
-const { ConfigError, parseCommandLine, usage } = await import("./config.ts");
+const { ConfigError, readCommandLine, usage } = await import("./config.ts");
 
 try {
-  const command = parseCommandLine(process.argv.slice(2), process.env);
+  const command = readCommandLine();
   if (command.command === "help") console.log(usage);
   // Loaded on demand: account commands need neither Fedify nor the HTTP stack.
   else if (command.command === "serve") await (await import("./main.ts")).serve(command.config);

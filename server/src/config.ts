@@ -246,3 +246,8 @@ export function parseCommandLine(argv: string[], env: Record<string, string | un
       };
   }
 }
+
+/** The command line of this process (the one place that touches process.argv and process.env). */
+export function readCommandLine(): Command {
+  return parseCommandLine(process.argv.slice(2), process.env);
+}
