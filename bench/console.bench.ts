@@ -3,13 +3,13 @@
 // longest main-thread task and whether all are held (in memory and in IndexedDB).
 // Needs a built console (npm run build); builds nothing itself.
 // Run: node bench/console.bench.ts [--dist console/dist] [--messages 10000] [--rate 200]
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
-import { readFile, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import { loadavg } from "node:os";
-import { extname, join, normalize, resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { chromium } from "playwright-core";
+import { startBenchServer } from "./console-bench-server.ts";
+import { summariseMainThreadTasks } from "./console-bench-trace.ts";
 
 const { values } = parseArgs({
   options: {
@@ -23,96 +23,11 @@ const dist = resolve(values.dist);
 const messageCount = Number(values.messages);
 const ratePerSecond = Number(values.rate);
 
-const TYPES: Record<string, string> = {
-  ".html": "text/html; charset=utf-8",
-  ".js": "text/javascript",
-  ".css": "text/css",
-  ".map": "application/json",
-  ".svg": "image/svg+xml",
-};
-
-function sampleMessage(n: number) {
-  const type = ["Create", "Like", "Announce", "Follow", "Undo"][n % 5];
-  const actor = `https://remote.example/users/user${n % 97}`;
-  return {
-    event_type: "incoming",
-    actor: "https://corral.example/actors/bench",
-    data: {
-      raw: {
-        "@context": "https://www.w3.org/ns/activitystreams",
-        id: `${actor}/activities/${n}`,
-        type,
-        actor,
-      },
-      parsed: {
-        activity: {
-          "@context": ["https://www.w3.org/ns/activitystreams", "https://w3id.org/security/v1"],
-          id: `${actor}/activities/${n}`,
-          type,
-          actor,
-          to: ["https://www.w3.org/ns/activitystreams#Public"],
-          object: {
-            id: `${actor}/notes/${n}`,
-            type: "Note",
-            content: `<p>Message number ${n}</p>`,
-            attributedTo: actor,
-          },
-          published: new Date(1_700_000_000_000 + n * 1000).toISOString(),
-        },
-        signature: {
-          type: "RsaSignature2017",
-          creator: `${actor}#main-key`,
-          signatureValue: "x".repeat(344),
-        },
-      },
-    },
-  };
-}
-
-/** 200/s on /fe/account/stream/incoming (ids 1…N); the other streams stay open and quiet. */
-function serveStream(request: IncomingMessage, response: ServerResponse, done: () => void) {
-  response.writeHead(200, { "Content-Type": "text/event-stream", "Cache-Control": "no-store" });
-  response.flushHeaders();
-  if (!request.url?.endsWith("/incoming")) return;
-  const started = Date.now();
-  let sent = Number(request.headers["last-event-id"] ?? 0);
-  const timer = setInterval(() => {
-    const due = Math.min(messageCount, Math.floor(((Date.now() - started) / 1000) * ratePerSecond));
-    let chunk = "";
-    for (; sent < due; sent++)
-      chunk += `id: ${sent + 1}\ndata: ${JSON.stringify(sampleMessage(sent + 1))}\n\n`;
-    if (chunk) response.write(chunk);
-    if (sent >= messageCount) {
-      clearInterval(timer);
-      done();
-    }
-  }, 5);
-  request.on("close", () => clearInterval(timer));
-}
-
-async function serveFile(path: string, response: ServerResponse) {
-  const file = normalize(join(dist, path === "/" ? "index.html" : path));
-  if (!file.startsWith(dist) || !(await stat(file).catch(() => null))?.isFile()) {
-    response.writeHead(404).end("not found");
-    return;
-  }
-  response.writeHead(200, { "Content-Type": TYPES[extname(file)] ?? "application/octet-stream" });
-  response.end(await readFile(file));
-}
-
 async function main() {
   if (!(await stat(join(dist, "bench.html")).catch(() => null))) {
     throw new Error(`${dist}/bench.html is missing: run \`npm run build\` first`);
   }
-  let streamDone!: () => void;
-  const allSent = new Promise<void>((resolve) => (streamDone = resolve));
-  const server = createServer((request, response) => {
-    const path = new URL(request.url ?? "/", "http://x").pathname;
-    if (path.startsWith("/fe/account/stream/")) return serveStream(request, response, streamDone);
-    void serveFile(path, response);
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const { origin, allSent, server } = await startBenchServer(dist, { messageCount, ratePerSecond });
   const browser = await chromium.launch({
     executablePath: "/usr/bin/chromium",
     headless: true,
@@ -218,45 +133,5 @@ type BenchWindow = {
     countStoredRows: () => Promise<number>;
   };
 };
-
-type TraceEvent = {
-  name: string;
-  ph: string;
-  pid: number;
-  tid: number;
-  ts: number;
-  dur?: number;
-  tdur?: number;
-  args?: { name?: string };
-};
-
-function summariseMainThreadTasks(trace: Buffer) {
-  const { traceEvents } = JSON.parse(trace.toString("utf8")) as { traceEvents: TraceEvent[] };
-  const mainThreads = new Set(
-    traceEvents
-      .filter((e) => e.name === "thread_name" && e.args?.name === "CrRendererMain")
-      .map((e) => `${e.pid}:${e.tid}`),
-  );
-  const tasks = traceEvents.filter(
-    (e) => e.name === "RunTask" && e.ph === "X" && mainThreads.has(`${e.pid}:${e.tid}`),
-  );
-  const wall = tasks.map((e) => (e.dur ?? 0) / 1000);
-  const cpu = tasks.map((e) => (e.tdur ?? 0) / 1000);
-  return {
-    count: tasks.length,
-    longestWallMs: Math.max(0, ...wall),
-    longestCpuMs: Math.max(0, ...cpu),
-    overWall: wall.filter((ms) => ms > 50).length,
-    overCpu: cpu.filter((ms) => ms > 50).length,
-    busyCpuMs: cpu.reduce((sum, ms) => sum + ms, 0),
-    // When they happened tells start-up (mount, first compile) from steady streaming.
-    overCpuAt: tasks
-      .filter((e) => (e.tdur ?? 0) > 50_000)
-      .map(
-        (e) =>
-          `${((e.ts - tasks[0]!.ts) / 1000).toFixed(0)} ms in: ${((e.tdur ?? 0) / 1000).toFixed(0)} ms CPU`,
-      ),
-  };
-}
 
 await main();

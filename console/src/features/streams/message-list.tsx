@@ -39,7 +39,7 @@ export function MessageList({ messages }: { messages: readonly StreamMessage[] }
     estimateSize: () => MESSAGE_ESTIMATE_PX,
     getItemKey: (index) => messageAt(index).seq,
     gap: GAP_PX,
-    overscan: 2,
+    overscan: 1,
     scrollMargin,
     measureElement: measureWithFallback,
     // Measuring newly mounted items re-renders once per batch instead of once per item.
