@@ -12,9 +12,7 @@ interface Sdk {
     client: unknown;
     body: { name: string; password: string };
   }): Result<{ token: string }>;
-  accountInfo(o: {
-    client: unknown;
-  }): Result<{
+  accountInfo(o: { client: unknown }): Result<{
     accountName: string;
     actors: Array<{ id: string; name: string }>;
     baseUrls: string[];
