@@ -1,6 +1,7 @@
 // The account API, cattle_grid-compatible, mounted at /fe. One file per resource.
 
 import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
 import type { SignInThrottle } from "../accounts/index.ts";
 import type { Services } from "../services.ts";
 import { createAccountRoutes } from "./account.ts";
@@ -12,6 +13,13 @@ import { createSignInRoutes } from "./signin.ts";
 
 export function createFeApp(services: Services, options: { throttle?: SignInThrottle } = {}) {
   const fe = new Hono<FeEnv>();
+  // Generous for any activity, small enough that nobody can make the server buffer gigabytes.
+  fe.use(
+    bodyLimit({
+      maxSize: 5 * 1024 * 1024,
+      onError: (c) => sendDetail(c, 413, "Request body larger than 5 MiB"),
+    }),
+  );
   fe.route("/", createSignInRoutes(services, options.throttle));
   fe.use("*", requireAccount(services));
   fe.route("/", createAccountRoutes(services));

@@ -77,4 +77,12 @@ describe("POST /fe/signin", () => {
     now += 61_000;
     expect(await signIn(server, "alice")).toBeTruthy();
   });
+
+  it("answers 413 for a body over 5 MiB without reading it all", async () => {
+    server = await startTestServer();
+    const huge = JSON.stringify({ name: "alice", password: "x".repeat(6 * 1024 * 1024) });
+    const response = await fe(server, null, "/signin", { body: huge });
+    expect(response.status).toBe(413);
+    expect(await response.json()).toEqual({ detail: "Request body larger than 5 MiB" });
+  });
 });
