@@ -64,8 +64,12 @@ const httpUrl = z.string().transform((value, ctx) => {
 });
 
 const schema = z.object({
-  port: z.coerce.number().int().min(0).max(65535),
-  host: z.string().min(1),
+  port: z.coerce
+    .number({ error: "must be a whole number from 0 to 65535" })
+    .int("must be a whole number from 0 to 65535")
+    .min(0, "must be a whole number from 0 to 65535")
+    .max(65535, "must be a whole number from 0 to 65535"),
+  host: z.string().min(1, "must not be empty"),
   baseUrls: z.array(origin).optional(),
   database: z
     .string()
