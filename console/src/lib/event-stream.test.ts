@@ -150,6 +150,25 @@ describe("openEventStream", () => {
     expect(error).toHaveBeenCalledWith(expect.stringContaining(reason));
   });
 
+  it("keeps the stream open while the tab is hidden", async () => {
+    server = await startSseServer((c) => {
+      c.open();
+      setTimeout(() => c.send('data: {"while":"hidden"}\n\n'), 100);
+    });
+    const { received, onMessage } = collect();
+    stream = openEventStream({ url: server.url, token: "t", onMessage });
+    await server.waitForConnections(1);
+    Object.defineProperty(document, "hidden", { configurable: true, get: () => true });
+    try {
+      document.dispatchEvent(new Event("visibilitychange"));
+      await waitUntil(() => received.length === 1);
+    } finally {
+      Reflect.deleteProperty(document, "hidden");
+    }
+    expect(server.connections).toHaveLength(1);
+    expect(received[0]!.message).toEqual({ while: "hidden" });
+  });
+
   it("stops reconnecting once closed", async () => {
     server = await startSseServer((c) => {
       c.open();
