@@ -5,6 +5,7 @@ import {
   openActorMenu,
   readUserStorage,
   signIn,
+  textOutsideTrees,
   openFromDrawer,
 } from "./harness/console-ui.ts";
 import { signInApi } from "./harness/fe-api.ts";
@@ -76,5 +77,5 @@ test("choosing another actor in the menu makes it current", async ({ page, accou
   expect(await actorItem(menu, other.name).locator("svg").count()).toBe(1);
   await page.keyboard.press("Escape");
   await openFromDrawer(page, "Perform");
-  await page.getByText(other.id).first().waitFor();
+  await eventually(() => textOutsideTrees(page)).toContain(other.id);
 });

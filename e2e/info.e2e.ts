@@ -4,6 +4,7 @@ import {
   eventually,
   listOptions,
   openActorMenu,
+  readUserStorage,
   recordFeRequests,
   signIn,
 } from "./harness/console-ui.ts";
@@ -68,6 +69,10 @@ test("creates an actor from Base Url and a trimmed handle, shows it in an 800 px
   const api = await signInApi(corral.url, account.name, account.password);
   const [actor] = (await api.info()).actors;
   await page.getByText(`"${actor!.id}"`).first().waitFor();
+  // The refreshed info replaced the actors held (persisted and in the Open menu).
+  await eventually(async () => (await readUserStorage(page))?.actors.map((a) => a.id)).toEqual([
+    actor!.id,
+  ]);
   const menu = await openActorMenu(page);
   await menu.getByText(actor!.name, { exact: true }).waitFor();
 });

@@ -6,6 +6,7 @@ import {
   listOptions,
   recordFeRequests,
   signIn,
+  textOutsideTrees,
   openFromDrawer,
 } from "./harness/console-ui.ts";
 import { buildCreateNote, signInApi } from "./harness/fe-api.ts";
@@ -29,7 +30,8 @@ test("shows the current actor and lists the methods by routing key in 'Method to
   const actor = await api.createActor("performer");
   await signIn(page, account);
   await openFromDrawer(page, "Perform");
-  await page.getByText(actor.id).first().waitFor();
+  // Said by the page itself, not only inside the payload preview.
+  await eventually(() => textOutsideTrees(page)).toContain(actor.id);
   expect((await listOptions(page, "Method to perform")).sort()).toEqual([...METHODS].sort());
   await page.getByRole("textbox", { name: "data" }).waitFor();
   await page.getByRole("button", { name: "Perform" }).waitFor();

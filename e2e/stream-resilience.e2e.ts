@@ -114,7 +114,7 @@ test("after a network failure the stream reconnects 5000 ms later", async ({ pag
   await eventually(() => times.length, 10_000).toBe(2);
   const delay = times[1]! - times[0]!;
   expect(delay).toBeGreaterThanOrEqual(4_500);
-  expect(delay).toBeLessThan(7_500);
+  expect(delay).toBeLessThan(10_000); // generous: two loaded cores delay request events
   expect(
     pageLog(page).some((line) => line.startsWith("[warning]") && line.includes("stream")),
   ).toBe(true);
@@ -137,5 +137,5 @@ test("a retry value sent by the server replaces the 5000 ms delay", async ({ pag
   await eventually(() => times.length, 5_000).toBe(2);
   const delay = times[1]! - times[0]!;
   expect(delay).toBeGreaterThanOrEqual(800);
-  expect(delay).toBeLessThan(3_000);
+  expect(delay).toBeLessThan(4_000); // well under the 5000 ms default
 });

@@ -141,6 +141,15 @@ export function recordFeRequests(page: Page): Request[] {
   return requests;
 }
 
+/** The main area's text without its JSON trees: what the screen itself says. */
+export function textOutsideTrees(page: Page): Promise<string> {
+  return page.locator("main").evaluate((main) => {
+    const copy = main.cloneNode(true) as HTMLElement;
+    for (const tree of copy.querySelectorAll(".json-tree")) tree.remove();
+    return copy.textContent ?? "";
+  });
+}
+
 /** The visible text of the page body, for "nothing else appeared" comparisons. */
 export function visibleText(page: Page): Promise<string> {
   return page.evaluate(() => document.body.innerText);
