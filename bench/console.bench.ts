@@ -1,8 +1,8 @@
 // Console benchmarks in Chromium: (a) JsonTree mount time for an object of 10,000 keys;
 // (b) 10,000 stream messages at 200/s through the real SSE client into the stream page: the
 // longest main-thread task and whether all are held (in memory and in IndexedDB).
-// Needs a built console (npm run build); builds nothing itself.
-// Run: node bench/console.bench.ts [--dist console/dist] [--messages 10000] [--rate 200]
+// Needs the bench build (npm run build:bench -w console, which writes console/dist-bench).
+// Run: node bench/console.bench.ts [--dist console/dist-bench] [--messages 10000] [--rate 200]
 import { stat } from "node:fs/promises";
 import { loadavg } from "node:os";
 import { join, resolve } from "node:path";
@@ -13,7 +13,7 @@ import { summariseMainThreadTasks } from "./console-bench-trace.ts";
 
 const { values } = parseArgs({
   options: {
-    dist: { type: "string", default: resolve(import.meta.dirname, "../console/dist") },
+    dist: { type: "string", default: resolve(import.meta.dirname, "../console/dist-bench") },
     messages: { type: "string", default: "10000" },
     rate: { type: "string", default: "200" },
     keys: { type: "string", default: "10000" },

@@ -2,19 +2,20 @@ import { defineConfig } from "vitest/config";
 import react from "@vitejs/plugin-react";
 import { fileURLToPath } from "node:url";
 
-export default defineConfig({
+const page = (name: string) => fileURLToPath(new URL(`./${name}.html`, import.meta.url));
+
+// `vite build --mode bench` adds bench.html (driven by bench/console.bench.ts) and writes to
+// dist-bench, so the console that ships neither contains the bench page nor shares chunks with it.
+export default defineConfig(({ mode }) => ({
   plugins: [react()],
-  build: {
-    outDir: "dist",
-    sourcemap: true,
-    // bench.html is a second entry for bench/console.bench.ts; the console never links to it.
-    rolldownOptions: {
-      input: {
-        main: fileURLToPath(new URL("./index.html", import.meta.url)),
-        bench: fileURLToPath(new URL("./bench.html", import.meta.url)),
-      },
-    },
-  },
+  build:
+    mode === "bench"
+      ? {
+          outDir: "dist-bench",
+          sourcemap: true,
+          rolldownOptions: { input: { main: page("index"), bench: page("bench") } },
+        }
+      : { outDir: "dist", sourcemap: true },
   server: { proxy: { "/fe": "http://localhost:3000" } },
   test: {
     name: "console",
@@ -22,4 +23,4 @@ export default defineConfig({
     include: ["src/**/*.test.{ts,tsx}"],
     setupFiles: ["src/test/setup.ts"],
   },
-});
+}));

@@ -1,0 +1,18 @@
+// `npm run bench`: every benchmark, one after the other, each printing its own figures.
+// Speed and memory targets live here, never in timed unit tests.
+import { spawnSync } from "node:child_process";
+
+const steps = [
+  ["console bench build", "npm", ["run", "build:bench", "-w", "console", "--silent"]],
+  ["console (Chromium)", "node", ["bench/console.bench.ts"]],
+  ["federation (loopback)", "node", ["bench/federation.bench.ts"]],
+];
+
+for (const [name, command, args] of steps) {
+  console.log(`\n== ${name}: ${command} ${args.join(" ")}`);
+  const { status } = spawnSync(command, args, { stdio: "inherit" });
+  if (status !== 0) {
+    console.error(`bench: ${name} failed (exit ${status})`);
+    process.exit(1);
+  }
+}
