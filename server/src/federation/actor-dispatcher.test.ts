@@ -1,3 +1,4 @@
+import { request as httpRequest } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   addAccount,
@@ -34,6 +35,32 @@ describe("actors and their collections", () => {
       `http://localhost:${port}/.well-known/webfinger?resource=acct:al@localhost:${port}`,
     );
     expect(finger.status).toBe(200);
+  });
+
+  it("treats plain-http requests naming an https base URL's host as addressed to it (TLS proxy)", async () => {
+    server = await startTestServer({ baseUrls: ["https://social.example"] });
+    await addAccount(server, "alice");
+    const token = await signIn(server, "alice");
+    const created = await fe(server, token, "/account/create", {
+      body: { baseUrl: "https://social.example", handle: "al" },
+    });
+    const actor = (await created.json()) as { id: string };
+    const path = new URL(actor.id).pathname;
+    const got = await rawRequest(server.url, "GET", path, "social.example", {
+      Accept: "application/activity+json",
+    });
+    expect(got.status).toBe(200);
+    expect(JSON.parse(got.body)).toMatchObject({ id: actor.id, inbox: `${actor.id}/inbox` });
+    // An unsigned POST reaches the inbox of the https actor with its body, and is refused there.
+    const posted = await rawRequest(
+      server.url,
+      "POST",
+      `${path}/inbox`,
+      "social.example",
+      { "Content-Type": "application/activity+json" },
+      JSON.stringify({ type: "Follow", actor: "https://remote.example/u", object: actor.id }),
+    );
+    expect(posted.status).toBe(401);
   });
 
   it("serves a Tombstone with 410 once the actor is deleted", async () => {
@@ -105,4 +132,28 @@ async function readCollection(url: string): Promise<{ totalItems: number; items:
   };
   const items = page.orderedItems ?? page.items ?? [];
   return { totalItems: collection.totalItems, items: Array.isArray(items) ? items : [items] };
+}
+
+/** An HTTP request with a chosen Host header (fetch does not let tests set it). */
+function rawRequest(
+  base: string,
+  method: string,
+  path: string,
+  host: string,
+  headers: Record<string, string>,
+  body?: string,
+) {
+  return new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const url = new URL(base);
+    const req = httpRequest(
+      { hostname: url.hostname, port: url.port, method, path, headers: { ...headers, Host: host } },
+      (res) => {
+        let text = "";
+        res.on("data", (chunk) => (text += chunk));
+        res.on("end", () => resolve({ status: res.statusCode!, body: text }));
+      },
+    );
+    req.on("error", reject);
+    req.end(body);
+  });
 }
