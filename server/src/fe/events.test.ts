@@ -129,4 +129,27 @@ describe("GET /fe/account/stream/{type}", () => {
     });
     expect((await fe(server, null, "/account/stream/incoming")).status).toBe(401);
   });
+
+  it("releases its subscription and keep-alive when the client goes away", async () => {
+    const server = await start({ keepAliveMs: 20 });
+    await addAccount(server, "alice");
+    const token = await signIn(server, "alice");
+    let active = 0;
+    const subscribe = server.services.events.subscribe;
+    server.services.events.subscribe = (listener) => {
+      active++;
+      const stop = subscribe(listener);
+      return () => {
+        active--;
+        stop();
+      };
+    };
+    const streams = await Promise.all(
+      ["incoming", "outgoing", "error"].map((s) => connect(server, token, s)),
+    );
+    await Promise.all(streams.map((s) => s.waitFor((f) => f.comment === "keep-alive")));
+    expect(active).toBe(3);
+    streams.forEach((s) => s.close());
+    await expect.poll(() => active, { timeout: 5_000 }).toBe(0);
+  });
 });
