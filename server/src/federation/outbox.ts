@@ -1,7 +1,7 @@
 import type { Services } from "../services.ts";
 import { reportError } from "../methods/report.ts";
 import { enqueueDeliveries } from "./delivery.ts";
-import { recordOutgoingFollows } from "./follows.ts";
+import { recordOutgoingFollows } from "./follows-sent.ts";
 import { idsOf, parseActivityPub } from "./parse.ts";
 import { resolveInboxes } from "./remote-actors.ts";
 
