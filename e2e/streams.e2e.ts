@@ -1,4 +1,3 @@
-import type { Page } from "playwright-core";
 import { expect, test } from "./harness/fixtures.ts";
 import {
   badgeCount,
@@ -6,54 +5,16 @@ import {
   drawerEntry,
   eventually,
   listOptions,
-  recordFeRequests,
-  signIn,
   openFromDrawer,
-  streamsConnected,
 } from "./harness/console-ui.ts";
-import { buildActivity, signInApi, type FeApi } from "./harness/fe-api.ts";
-import type { Account } from "./harness/fixtures.ts";
-import type { Corral } from "./harness/corral-server.ts";
+import {
+  causeErrors,
+  messageTrees,
+  sendActivities,
+  signInWithTwoActors,
+} from "./harness/stream-events.ts";
 
-// console.md §2 "Stream page" and drawer badges, §3 message streams, §4 stream transitions.
-// Every message comes from the real server: an unknown method lands on the error stream, a
-// send_message between two of the account's actors on the outgoing and incoming streams.
-
-type Setup = { api: FeApi; sender: string; receiver: string };
-
-async function signInWithTwoActors(page: Page, corral: Corral, account: Account): Promise<Setup> {
-  const api = await signInApi(corral.url, account.name, account.password);
-  // Handles are unique per server, and every test here has its own account.
-  const sender = (await api.createActor(`s_${account.name}`)).id;
-  const receiver = (await api.createActor(`r_${account.name}`)).id;
-  await signIn(page, account);
-  await drawerEntry(page, "Incoming").waitFor();
-  return { api, sender, receiver };
-}
-
-async function reloadAndReconnect(page: Page): Promise<void> {
-  const reconnected = streamsConnected(page);
-  await page.reload();
-  await reconnected;
-}
-
-/** The message trees on a stream page. */
-function messageTrees(page: Page) {
-  return page.locator("main .json-tree");
-}
-
-async function causeErrors({ api, sender }: Setup, count: number): Promise<void> {
-  for (let index = 0; index < count; index++)
-    await api.trigger(`no_such_method_${index}`, { actor: sender });
-}
-
-async function sendActivities({ api, sender, receiver }: Setup, types: string[]): Promise<void> {
-  for (const type of types)
-    await api.trigger("send_message", {
-      actor: sender,
-      data: buildActivity(type, sender, receiver),
-    });
-}
+// console.md §2 "Stream page" and the drawer badges, §4 stream transitions (grow, reset, filter).
 
 test("the drawer badges count each stream's messages as they arrive", async ({
   page,
@@ -134,60 +95,6 @@ test("Reset empties only that stream, and a filter whose type disappeared return
   await sendActivities(setup, ["Like"]);
   await eventually(() => messageTrees(page).count()).toBe(1);
   await page.getByText('"Like"').first().waitFor();
-});
-
-test("messages are kept across a reload, without being doubled", async ({
-  page,
-  account,
-  corral,
-}) => {
-  const setup = await signInWithTwoActors(page, corral, account);
-  await openFromDrawer(page, "Error");
-  await causeErrors(setup, 3);
-  await eventually(() => messageTrees(page).count()).toBe(3);
-  await page.waitForTimeout(1_000); // a person reads before reloading
-  await reloadAndReconnect(page);
-  await eventually(() => messageTrees(page).count()).toBe(3);
-  await eventually(() => badgeCount(page, "Error")).toBe(3);
-  // The reconnect resumes after the last id held: a new event is added once, nothing replayed.
-  await causeErrors(setup, 1);
-  await eventually(() => badgeCount(page, "Error")).toBe(4);
-  await page.waitForTimeout(500);
-  expect(await messageTrees(page).count()).toBe(4);
-});
-
-test("messages that arrived just before a reload are not lost", async ({
-  page,
-  account,
-  corral,
-}) => {
-  const setup = await signInWithTwoActors(page, corral, account);
-  await openFromDrawer(page, "Error");
-  await causeErrors(setup, 2);
-  await eventually(() => messageTrees(page).count()).toBe(2);
-  await reloadAndReconnect(page);
-  await eventually(() => badgeCount(page, "Error")).toBe(2);
-  expect(await messageTrees(page).count()).toBe(2);
-});
-
-test("each stream is requested as text/event-stream with the bearer header", async ({
-  page,
-  account,
-  corral,
-}) => {
-  const requests = recordFeRequests(page);
-  await signInWithTwoActors(page, corral, account);
-  const token = JSON.parse((await page.evaluate(() => localStorage.getItem("user-storage")))!).state
-    .token;
-  for (const type of ["incoming", "outgoing", "error"]) {
-    await eventually(() =>
-      requests.some((r) => r.url().endsWith(`/fe/account/stream/${type}`)),
-    ).toBe(true);
-    const request = requests.find((r) => r.url().endsWith(`/fe/account/stream/${type}`))!;
-    expect(request.method()).toBe("GET");
-    expect(await request.headerValue("accept")).toBe("text/event-stream");
-    expect(await request.headerValue("authorization")).toBe(`Bearer ${token}`);
-  }
 });
 
 test("the side panel with Reset and the filter is 240 px wide and stays in view while the list scrolls", async ({

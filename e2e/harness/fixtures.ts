@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { expect, test as base } from "vitest";
 import { launchChromium } from "./chromium.ts";
 import { REPO_ROOT, startCorral, type Corral } from "./corral-server.ts";
@@ -92,10 +92,6 @@ function createAccountSupply(corral: Corral): AccountSupply {
 /** Every console message and page error of this page so far, as "[type] text" lines. */
 export function pageLog(page: Page): string[] {
   return pageLogs.get(page) ?? [];
-}
-
-export async function newPage(context: BrowserContext): Promise<Page> {
-  return context.newPage();
 }
 
 async function saveArtifacts(
