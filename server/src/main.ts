@@ -2,7 +2,7 @@
 // what tests use to run real servers in-process (port 0 picks a free port).
 
 import { randomBytes } from "node:crypto";
-import { createServer, type Server } from "node:http";
+import { createServer, type RequestListener, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { getRequestListener } from "@hono/node-server";
 import { SqliteKvStore } from "@fedify/sqlite";
@@ -39,18 +39,16 @@ export async function startServer(input: ServerInput): Promise<RunningServer> {
   let server: Server | undefined;
   let worker: { stop(): Promise<void> } | undefined;
   try {
-    let handle: (
-      req: Parameters<Parameters<typeof createServer>[1] & {}>[0],
-      res: never,
-    ) => void = () => {};
-    server = createServer((req, res) => handle(req, res as never));
+    // Listen first: with port 0 the actual port, and so the default base URL, is known only then.
+    let handle: RequestListener = (_req, res) => res.writeHead(503).end();
+    server = createServer((req, res) => handle(req, res));
     const port = await listen(server, config.port, config.host);
     const url = `http://${displayHost(config.host)}:${port}`;
     config.port = port;
     if (!config.baseUrlsGiven) config.baseUrls = [url];
     const services = await buildServices(config, opened);
     const app = createApp(services, { throttle: throttle ?? createSignInThrottle() });
-    handle = getRequestListener(app.fetch) as typeof handle;
+    handle = getRequestListener(app.fetch);
     worker = startDeliveryWorker(services);
     const running = server;
     return {
