@@ -20,7 +20,7 @@ import { PostgresKvStore } from "./db/postgres-kv.ts";
 import { createEventLog, createMemoryBus, type EventBus } from "./events/index.ts";
 import { startDeliveryWorker } from "./federation/delivery.ts";
 import { createCorralFederation } from "./federation/index.ts";
-import type { Services } from "./services.ts";
+import type { BackgroundTasks, Services } from "./services.ts";
 
 export interface RunningServer {
   url: string;
@@ -55,8 +55,9 @@ export async function startServer(input: ServerInput): Promise<RunningServer> {
       url,
       services,
       async close() {
-        await worker?.stop();
         await closeServer(running);
+        await services.tasks?.drain();
+        await worker?.stop();
         await closeBus(services.bus);
         await opened.db.close();
       },
@@ -90,7 +91,24 @@ async function buildServices(config: Config, opened: OpenDatabase): Promise<Serv
     allowPrivateAddress: config.allowPrivateAddresses,
   });
   const events = createEventLog(opened.db, bus, { cap: config.streamCap });
-  return { config, db: opened.db, events, federation, bus };
+  return { config, db: opened.db, events, federation, bus, tasks: createBackgroundTasks() };
+}
+
+function createBackgroundTasks(): BackgroundTasks {
+  const running = new Set<Promise<unknown>>();
+  return {
+    track(promise) {
+      const settled: Promise<boolean> = promise.then(
+        () => running.delete(settled),
+        () => running.delete(settled),
+      );
+      running.add(settled);
+      return promise;
+    },
+    async drain() {
+      while (running.size > 0) await Promise.all([...running]);
+    },
+  };
 }
 
 async function closeBus(bus: EventBus) {

@@ -13,4 +13,16 @@ export interface Services {
   events: EventLog;
   federation: Federation<Services>;
   bus: EventBus;
+  /**
+   * Work running after its request was answered (methods): track it here and close() waits for
+   * it before closing the database. Optional so that hand-built Services in tests stay valid.
+   */
+  tasks?: BackgroundTasks;
+}
+
+export interface BackgroundTasks {
+  /** Keeps `promise` in view until it settles; returns it. */
+  track<T>(promise: Promise<T>): Promise<T>;
+  /** Resolves once everything tracked so far has settled. */
+  drain(): Promise<void>;
 }
