@@ -152,4 +152,19 @@ describe("GET /fe/account/stream/{type}", () => {
     streams.forEach((s) => s.close());
     await expect.poll(() => active, { timeout: 5_000 }).toBe(0);
   });
+
+  it("delivers a burst of events live, all of them, in order", async () => {
+    const server = await start();
+    const account = await addAccount(server, "alice");
+    const sse = await connect(server, await signIn(server, "alice"), "incoming");
+    await sse.waitFor((f) => f.comment === "connected");
+    const appends = [];
+    for (let n = 1; n <= 1500; n++) {
+      appends.push(server.services.events.append(account.id, "incoming", { n }));
+      if (n % 100 === 0) await new Promise((resolve) => setImmediate(resolve));
+    }
+    await Promise.all(appends);
+    const frames = await sse.waitForData(1500, 20_000);
+    expect(frames.map((f) => Number(f.id))).toEqual(Array.from({ length: 1500 }, (_, i) => i + 1));
+  });
 });

@@ -53,7 +53,7 @@ export function openEventStream(
   const encoder = new TextEncoder();
   let lastSent = 0;
   let closed = false;
-  let pumping: Promise<void> | null = null;
+  let pumping = false;
   let again = false;
   let unsubscribe = () => {};
   let keepAlive: ReturnType<typeof setInterval> | undefined;
@@ -75,35 +75,37 @@ export function openEventStream(
   };
   let controllerRef: ReadableStreamDefaultController<Uint8Array> | undefined;
 
-  // Reads the store from lastSent on until it is drained; a notification arriving meanwhile
-  // sets `again`, so nothing stored during a read is left behind.
+  // Reads the store from lastSent on until it is drained. A notification arriving meanwhile
+  // sets `again`; whoever finishes a read checks it (also after the loop, since a notification
+  // can land between the loop's last check and the end of the read), so nothing is left behind.
   const pump = (controller: ReadableStreamDefaultController<Uint8Array>) => {
     if (pumping) {
       again = true;
       return;
     }
-    pumping = (async () => {
-      do {
-        again = false;
-        let rows;
-        do {
-          rows = await services.events.readAfter(accountId, stream, lastSent, pageSize);
-          if (closed) return;
-          if (rows.length === 0) break;
-          let chunk = "";
-          for (const row of rows) chunk += `id: ${row.seq}\ndata: ${row.data}\n\n`;
-          lastSent = rows[rows.length - 1]!.seq;
-          controller.enqueue(encoder.encode(chunk));
-        } while (rows.length === pageSize);
-      } while (again && !closed);
-    })()
+    pumping = true;
+    again = false;
+    drain(controller)
       .catch((error) => {
         console.error(`event stream ${stream} of account ${accountId} failed:`, error);
         onAbort();
       })
       .finally(() => {
-        pumping = null;
+        pumping = false;
+        if (again && !closed) pump(controller);
       });
+  };
+
+  const drain = async (controller: ReadableStreamDefaultController<Uint8Array>) => {
+    let rows;
+    do {
+      rows = await services.events.readAfter(accountId, stream, lastSent, pageSize);
+      if (closed || rows.length === 0) return;
+      let chunk = "";
+      for (const row of rows) chunk += `id: ${row.seq}\ndata: ${row.data}\n\n`;
+      lastSent = rows[rows.length - 1]!.seq;
+      controller.enqueue(encoder.encode(chunk));
+    } while (rows.length === pageSize);
   };
 
   return new ReadableStream<Uint8Array>({
