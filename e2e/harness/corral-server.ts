@@ -46,6 +46,10 @@ export async function startCorral(): Promise<Corral> {
     args.push("--database", databaseUrl, "--allow-private-addresses");
     const started = spawn(NODE, args, { cwd: REPO_ROOT, stdio: ["ignore", "pipe", "pipe"] });
     child = started;
+    // Should the test worker itself be ended, the server must not outlive it.
+    const killOnExit = () => started.kill("SIGKILL");
+    process.once("exit", killOnExit);
+    started.once("exit", () => process.off("exit", killOnExit));
     started.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
     started.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
     started.once("exit", () => {
