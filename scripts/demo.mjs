@@ -5,7 +5,6 @@
 // Both run with --allow-private-addresses (they talk over loopback) and keep their data in
 // ./data/demo-a.sqlite and ./data/demo-b.sqlite, started afresh on every run. Ctrl-C stops both.
 
-/* global process, console, URL, setInterval, clearInterval */
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, rmSync } from "node:fs";

@@ -9,7 +9,10 @@ export interface Db {
   /** Every row of a query. */
   all<T = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<T[]>;
   /** The first row of a query, or undefined. */
-  get<T = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<T | undefined>;
+  get<T = Record<string, unknown>>(
+    sql: string,
+    params?: readonly unknown[],
+  ): Promise<T | undefined>;
   /** A statement without rows; `changes` is the number of rows it touched. */
   run(sql: string, params?: readonly unknown[]): Promise<{ changes: number }>;
   /** Runs `fn` in one transaction: all its statements land, or none do. */
