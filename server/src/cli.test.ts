@@ -79,6 +79,21 @@ describe("corral command line", () => {
     );
   });
 
+  it("never prints a database password", () => {
+    const result = run([
+      "account",
+      "list",
+      "--database",
+      "postgres://postgres:s3cret@127.0.0.1:1/x",
+    ]);
+    expect(result.code).toBe(1);
+    expectOneLine(
+      result.stderr,
+      /^corral: cannot open database postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:1\/x: /,
+    );
+    expect(result.stderr).not.toContain("s3cret");
+  });
+
   it("manages accounts: new, list, password, revoke-tokens, delete", () => {
     const database = freshDatabaseUrl();
     const db = ["--database", database];

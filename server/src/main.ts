@@ -14,7 +14,7 @@ import {
 } from "./accounts/index.ts";
 import { createApp, createProxyApp } from "./app.ts";
 import { parseConfig, type Config } from "./config.ts";
-import { openDatabase, type OpenDatabase } from "./db/open.ts";
+import { openDatabase, redactDatabaseUrl, type OpenDatabase } from "./db/open.ts";
 import { createPostgresBus } from "./db/postgres-bus.ts";
 import { PostgresKvStore } from "./db/postgres-kv.ts";
 import { createEventLog, createMemoryBus, type EventBus } from "./events/index.ts";
@@ -34,7 +34,12 @@ export async function startServer(input: ServerInput): Promise<RunningServer> {
   const { throttle, ...rest } = input;
   const config = parseConfig(rest);
   const opened = await openDatabase(config.database).catch((error: Error) => {
-    throw new Error(`cannot open database ${config.database}: ${error.message}`, { cause: error });
+    throw new Error(
+      `cannot open database ${redactDatabaseUrl(config.database)}: ${error.message}`,
+      {
+        cause: error,
+      },
+    );
   });
   let server: Server | undefined;
   let worker: { stop(): Promise<void> } | undefined;

@@ -1,6 +1,6 @@
 // `corral account …`: the same store functions the API uses, printed for a terminal.
 
-import { openDatabase } from "../db/open.ts";
+import { openDatabase, redactDatabaseUrl } from "../db/open.ts";
 import type { Db } from "../db/db.ts";
 import { createAccount, deleteAccount, listAccounts, setPassword } from "./accounts.store.ts";
 import { revokeTokens } from "./tokens.ts";
@@ -80,6 +80,8 @@ export async function openStore(url: string): Promise<Db> {
   try {
     return (await openDatabase(url)).db;
   } catch (error) {
-    throw new Error(`cannot open database ${url}: ${(error as Error).message}`, { cause: error });
+    throw new Error(`cannot open database ${redactDatabaseUrl(url)}: ${(error as Error).message}`, {
+      cause: error,
+    });
   }
 }

@@ -24,3 +24,8 @@ export async function openDatabase(url: string): Promise<OpenDatabase> {
   await migrate(opened.db);
   return opened;
 }
+
+/** A database URL fit for a log line: `postgres://user:secret@host/db` loses its secret. */
+export function redactDatabaseUrl(url: string): string {
+  return url.replace(/^(postgres(?:ql)?:\/\/[^:/@]+):[^@/]*@/, "$1:***@");
+}

@@ -21,9 +21,10 @@ const methods = new Map<string, () => Promise<Method>>([
   ["publish_object", async () => (await import("./publish.ts")).publishObject],
 ]);
 
-/** Runs a method in the background; never throws. */
+/** Runs a method in the background; never throws. Tracked, so closing the server waits for it. */
 export function runMethod(services: Services, input: MethodInput): void {
-  void execute(services, input);
+  const running = execute(services, input);
+  void (services.tasks ? services.tasks.track(running) : running);
 }
 
 /** Runs a method and resolves once it is done (tests and the demo await this). */
