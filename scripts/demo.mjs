@@ -33,6 +33,7 @@ const sides = [
 
 async function main() {
   buildConsoleIfNeeded();
+  await import("../server/src/quiet-warnings.ts");
   const { startServer } = await import("../server/src/main.ts");
   const { createAccount } = await import("../server/src/accounts/index.ts");
   const { createActor } = await import("../server/src/actors/index.ts");

@@ -2,15 +2,8 @@
 // `corral serve | account …`. Every failure a user can cause ends as one line on stderr and a
 // non-zero exit: 2 for a bad command line, 1 for anything else (database, port, …).
 
-// node:sqlite still announces itself as experimental on every start; that is noise for
-// operators. Filter that one warning, then load the rest (static imports would load node:sqlite
-// before this line runs).
-const emitWarning = process.emitWarning.bind(process);
-process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
-  const message = typeof warning === "string" ? warning : warning?.message;
-  if (/SQLite is an experimental feature/.test(message ?? "")) return;
-  return (emitWarning as (...args: unknown[]) => void)(warning, ...rest);
-}) as typeof process.emitWarning;
+// First, before anything loads node:sqlite; the rest is imported dynamically for that reason.
+import "./quiet-warnings.ts";
 
 const { ConfigError, readCommandLine, usage } = await import("./config.ts");
 
