@@ -49,6 +49,25 @@ describe("openEventStream", () => {
     expect(server.connections[0]!.headers.accept).toBe("text/event-stream");
   });
 
+  it("reports a frame with an id and no message as a position, not a message", async () => {
+    server = await startSseServer((c) => {
+      c.open();
+      c.send(": connected\n\nid: 41\n\n");
+      c.send('id: 42\ndata: {"n":42}\n\n');
+    });
+    const { received, onMessage } = collect();
+    const positions: string[] = [];
+    stream = openEventStream({
+      url: server.url,
+      token: "t",
+      onMessage,
+      onPosition: (id) => positions.push(id),
+    });
+    await waitUntil(() => received.length === 1);
+    expect(positions).toEqual(["41"]);
+    expect(received).toEqual([{ message: { n: 42 }, id: "42" }]);
+  });
+
   it("ignores heartbeats and other unparseable data frames", async () => {
     server = await startSseServer((c) => {
       c.open();

@@ -17,6 +17,11 @@ export type EventStreamOptions = {
   lastEventId?: string | null;
   /** Called with each data frame that parses as JSON, and the frame's event id if any. */
   onMessage: (message: unknown, id: string | null) => void;
+  /**
+   * Called with the id of a frame that carries no message (Corral tells a first connection the
+   * newest id this way): where to resume from if nothing later is kept.
+   */
+  onPosition?: (id: string) => void;
   /** Called once when the stream is given up (non-200, no body, not an event stream). */
   onFatal?: (reason: string) => void;
   defaultRetryMs?: number;
@@ -88,9 +93,9 @@ export function openEventStream(options: EventStreamOptions): EventStreamHandle 
     onmessage: (frame: EventSourceMessage) => {
       if (frame.retry !== undefined) serverRetryMs = frame.retry;
       const parsed = parseFrameData(frame.data);
-      if (!parsed.ok) return;
       try {
-        options.onMessage(parsed.value, frame.id || null);
+        if (parsed.ok) options.onMessage(parsed.value, frame.id || null);
+        else if (frame.id) options.onPosition?.(frame.id);
       } catch (error) {
         // A consumer's bug must not tear down the connection for every later message.
         console.error("event stream consumer failed", error);

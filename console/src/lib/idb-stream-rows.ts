@@ -8,7 +8,10 @@ type MetaRow = { stream: string; lastEventId: string | null };
 export type StreamRowsStore = {
   /** Every row of the stream, oldest first, and the last event id remembered for it. */
   load: (stream: string) => Promise<{ rows: StoredRow[]; lastEventId: string | null }>;
-  /** One transaction: drops rows below `keepFromSeq`, appends `rows`, remembers the last id. */
+  /**
+   * One transaction: drops rows below `keepFromSeq`, appends `rows`, and remembers `lastEventId`
+   * as the id to resume from (null leaves the remembered one as it is).
+   */
   write: (
     stream: string,
     rows: StoredRow[],
@@ -98,7 +101,9 @@ function createRowsStore(db: IDBDatabase): StreamRowsStore {
       const store = transaction.objectStore(ROWS);
       store.delete(rangeOf(stream, -Infinity, keepFromSeq, true));
       for (const row of rows) store.put(row);
-      transaction.objectStore(META).put({ stream, lastEventId } satisfies MetaRow);
+      if (lastEventId !== null) {
+        transaction.objectStore(META).put({ stream, lastEventId } satisfies MetaRow);
+      }
       await done;
     },
     async clear(stream) {

@@ -1,5 +1,8 @@
 // Batches stream rows into one IndexedDB transaction every ~250 ms, one write at a time, and
-// turns a full quota into "drop the oldest and try again" instead of a crash.
+// turns a full quota into "drop the oldest and try again" instead of a crash. The event id to
+// resume from is stored in the same transaction as the rows it covers, taken from the batch
+// itself, so storage never claims a message it does not hold: a reload resumes from there and the
+// server replays whatever had only reached memory.
 import { isQuotaError, type StoredRow, type StreamRowsStore } from "./idb-stream-rows.ts";
 
 export type StreamWriterOptions = {
@@ -8,13 +11,14 @@ export type StreamWriterOptions = {
   flushMs?: number;
   /** The oldest seq still held in memory; rows below it are deleted from storage. */
   getKeepFromSeq: () => number;
-  getLastEventId: () => string | null;
   /** Drops the oldest messages from memory after a full quota; returns how many went. */
   dropOldestForQuota: () => number;
 };
 
 export type StreamWriter = {
   enqueue: (row: StoredRow) => void;
+  /** The server's position, written at once: no message has come after it yet. */
+  enqueuePosition: (id: string) => void;
   /** Forgets queued rows and the stream's stored rows. */
   clear: () => Promise<void>;
   /** Writes whatever is queued now and resolves when storage has caught up. */
@@ -26,6 +30,8 @@ const MAX_QUOTA_RETRIES = 8;
 export function createStreamWriter(options: StreamWriterOptions): StreamWriter {
   const flushMs = options.flushMs ?? 250;
   let queued: StoredRow[] = [];
+  // The newest event id among the queued rows and positions, in arrival order.
+  let queuedLastId: string | null = null;
   let timer: ReturnType<typeof setTimeout> | null = null;
   // Every storage operation runs after the previous one, so a reset never races a write.
   let chain: Promise<void> = Promise.resolve();
@@ -39,12 +45,16 @@ export function createStreamWriter(options: StreamWriterOptions): StreamWriter {
     return next;
   }
 
-  async function writeBatch(store: StreamRowsStore, batch: StoredRow[]): Promise<void> {
+  async function writeBatch(
+    store: StreamRowsStore,
+    batch: StoredRow[],
+    lastEventId: string | null,
+  ): Promise<void> {
     for (let attempt = 0; ; attempt++) {
       const keepFrom = options.getKeepFromSeq();
       const rows = batch.filter((row) => row.seq >= keepFrom);
       try {
-        await store.write(options.stream, rows, keepFrom, options.getLastEventId());
+        await store.write(options.stream, rows, keepFrom, lastEventId);
         return;
       } catch (error) {
         if (!isQuotaError(error)) {
@@ -67,19 +77,28 @@ export function createStreamWriter(options: StreamWriterOptions): StreamWriter {
     if (timer !== null) clearTimeout(timer);
     timer = null;
     const batch = queued;
+    const lastEventId = queuedLastId;
     queued = [];
-    return runInOrder((store) => (batch.length > 0 ? writeBatch(store, batch) : Promise.resolve()));
+    queuedLastId = null;
+    if (batch.length === 0 && lastEventId === null) return runInOrder(() => Promise.resolve());
+    return runInOrder((store) => writeBatch(store, batch, lastEventId));
   }
 
   return {
     enqueue(row) {
       queued.push(row);
+      if (row.id !== null) queuedLastId = row.id;
       timer ??= setTimeout(() => void writeQueued(), flushMs);
+    },
+    enqueuePosition(id) {
+      queuedLastId = id;
+      void writeQueued();
     },
     clear() {
       if (timer !== null) clearTimeout(timer);
       timer = null;
       queued = [];
+      queuedLastId = null;
       return runInOrder((store) => store.clear(options.stream)).catch((error: unknown) => {
         console.error(`could not clear stored ${options.stream} messages`, error);
       });

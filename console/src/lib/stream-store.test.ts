@@ -80,6 +80,24 @@ describe("stream store", () => {
     expect(other.getState().messages).toEqual([]);
   });
 
+  it("resumes from the server's position when a reload comes before the shown messages were stored", async () => {
+    const { factory, rows } = freshRows();
+    const first = createStreamStore({ type: "error", rows });
+    first.getState().markPosition("5");
+    await first.whenIdle();
+    first.getState().add({ n: 6 }, "6");
+    first.getState().add({ n: 7 }, "7");
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    expect(first.getState().messages).toHaveLength(2);
+    expect(first.getState().lastEventId).toBe("7");
+
+    // Reloaded inside the write delay: storage must not claim 6 and 7, so they are asked for again.
+    const reloaded = createStreamStore({ type: "error", rows: openStreamRowsStore(factory) });
+    await reloaded.whenIdle();
+    expect(reloaded.getState().messages).toEqual([]);
+    expect(reloaded.getState().lastEventId).toBe("5");
+  });
+
   it("ignores a message whose event id it already holds, also after a reload", async () => {
     const { factory, rows } = freshRows();
     const first = createStreamStore({ type: "incoming", rows });

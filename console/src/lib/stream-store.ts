@@ -38,8 +38,13 @@ export type StreamState = {
   /** Set when storage failed us (full quota, no IndexedDB); shown on the stream page. */
   storageNote: string | null;
   add: (data: unknown, id?: string | null) => void;
+  /** Records the server's position (an id without a message) as the place to resume from. */
+  markPosition: (id: string) => void;
   reset: () => void;
 };
+
+type Pending =
+  { kind: "message"; data: unknown; id: string | null } | { kind: "position"; id: string };
 
 export type StreamStore = StoreApi<StreamState> & {
   /** Applies pending adds and resolves once storage has them (tests, the bench). */
@@ -58,7 +63,7 @@ export function createStreamStore(options: StreamStoreOptions): StreamStore {
   const cap = options.cap ?? DEFAULT_STREAM_CAP;
   const seenIds = new Set<string>();
   const types = createTypeCounter();
-  let pending: Array<{ data: unknown; id: string | null }> = [];
+  let pending: Pending[] = [];
   let nextSeq = 0;
   let hydrated = false;
   let droppedForQuota = 0;
@@ -75,7 +80,11 @@ export function createStreamStore(options: StreamStoreOptions): StreamStore {
         if (seenIds.has(id)) return;
         seenIds.add(id);
       }
-      pending.push({ data, id });
+      pending.push({ kind: "message", data, id });
+      scheduler.schedule();
+    },
+    markPosition: (id) => {
+      pending.push({ kind: "position", id });
       scheduler.schedule();
     },
     reset: () => {
@@ -93,7 +102,6 @@ export function createStreamStore(options: StreamStoreOptions): StreamStore {
     rows: options.rows,
     flushMs: options.flushMs,
     getKeepFromSeq: () => store.getState().messages[0]?.seq ?? nextSeq,
-    getLastEventId: () => store.getState().lastEventId,
     dropOldestForQuota,
   });
 
@@ -125,18 +133,25 @@ export function createStreamStore(options: StreamStoreOptions): StreamStore {
     pending = [];
     const state = store.getState();
     let lastEventId = state.lastEventId;
-    const added = batch.map(({ data, id }): StreamMessage => {
-      if (id !== null) lastEventId = id;
+    const added: StreamMessage[] = [];
+    // In arrival order, so storage never records a position ahead of a message it lacks.
+    for (const item of batch) {
+      if (item.id !== null) lastEventId = item.id;
+      if (item.kind === "position") {
+        writer.enqueuePosition(item.id);
+        continue;
+      }
+      const { data, id } = item;
       const message = { seq: nextSeq++, id, data, activityType: readActivityType(data) };
       types.add(message.activityType);
-      return message;
-    });
+      added.push(message);
+      writer.enqueue(toRow(key, message));
+    }
     let messages = state.messages.concat(added);
     if (messages.length > cap) {
       forget(messages.slice(0, messages.length - cap));
       messages = messages.slice(messages.length - cap);
     }
-    for (const message of added) writer.enqueue(toRow(key, message));
     const activityTypes = types.changed() ? types.sorted() : state.activityTypes;
     store.setState({ messages, activityTypes, lastEventId });
   }
@@ -158,7 +173,9 @@ export function createStreamStore(options: StreamStoreOptions): StreamStore {
     }
     for (const id of storedIds) seenIds.add(id);
     // Anything that arrived while we were reading is kept unless storage already had it.
-    pending = pending.filter((item) => item.id === null || !storedIds.has(item.id));
+    pending = pending.filter(
+      (item) => item.kind === "position" || item.id === null || !storedIds.has(item.id),
+    );
     nextSeq = Math.max(nextSeq, (messages.at(-1)?.seq ?? -1) + 1);
     hydrated = true;
     store.setState({

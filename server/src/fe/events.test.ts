@@ -59,6 +59,25 @@ describe("GET /fe/account/stream/{type}", () => {
     ]);
   });
 
+  it("tells a first connection the newest id in an id-only frame, so a later resume from it misses nothing", async () => {
+    const server = await start();
+    const account = await addAccount(server, "alice");
+    const token = await signIn(server, "alice");
+    await server.services.events.append(account.id, "incoming", { n: 1 });
+    await server.services.events.append(account.id, "incoming", { n: 2 });
+    const first = await connect(server, token, "incoming");
+    const position = await first.waitFor((f) => f.id !== undefined);
+    expect(position).toEqual({ id: "2" });
+    await server.services.events.append(account.id, "incoming", { n: 3 });
+    await first.waitForData(1);
+    first.close();
+    // A client that showed n: 3 but did not keep it resumes from the position it was told.
+    const resumed = await connect(server, token, "incoming", Number(position.id));
+    const frames = await resumed.waitForData(1);
+    expect(frames.map((f) => JSON.parse(f.data!))).toEqual([{ n: 3 }]);
+    expect(resumed.frames.filter((f) => f.id !== undefined && f.data === undefined)).toEqual([]);
+  });
+
   it("loses nothing across a server restart on the same database when reconnecting with Last-Event-ID", async () => {
     const database = freshDatabaseUrl();
     const first = await start({ database });

@@ -42,7 +42,7 @@ export function createStreamRoutes(services: Services) {
 
 /**
  * The frames of one subscriber. `after` is the Last-Event-ID; null means "only what happens from
- * now on", as cattle_grid does for a first connection.
+ * now on", as cattle_grid does for a first connection (we also say which id "now" is).
  */
 export function openEventStream(
   services: Services,
@@ -127,6 +127,10 @@ export function openEventStream(
       // An id from the future means the store was replaced: everything it holds is new.
       lastSent = options.after === null ? newest : options.after > newest ? 0 : options.after;
       controller.enqueue(encoder.encode(": connected\n\n"));
+      // A client that did not know where it stood (a first connection, or an id from a replaced
+      // store) is told, in a frame with an id and no data: SSE clients record the id and
+      // dispatch nothing. Resuming from it later gets whatever the client had not yet stored.
+      if (options.after !== lastSent) controller.enqueue(encoder.encode(`id: ${lastSent}\n\n`));
       keepAlive = setInterval(() => {
         if (!closed) controller.enqueue(encoder.encode(": keep-alive\n\n"));
       }, services.config.keepAliveMs);

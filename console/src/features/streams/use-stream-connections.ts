@@ -46,6 +46,7 @@ export function useStreamConnections(): void {
             // Resuming after the last stored id keeps a reload from replaying what we hold.
             lastEventId: store.getState().lastEventId,
             onMessage: (message, id) => store.getState().add(message, id),
+            onPosition: (id) => store.getState().markPosition(id),
           }),
         );
       });
