@@ -99,12 +99,9 @@ export async function badgeCount(
   return match ? Number(match[1]) : 0;
 }
 
-/** The top bar's Sign In control, shown while signed out (a link styled as a button). */
+/** The top bar's Sign In button, shown while signed out. */
 export function signInControl(page: Page): Locator {
-  const bar = topBar(page);
-  return bar
-    .getByRole("button", { name: "Sign In" })
-    .or(bar.getByRole("link", { name: "Sign In" }));
+  return topBar(page).getByRole("button", { name: "Sign In" });
 }
 
 export async function openActorMenu(page: Page): Promise<Locator> {

@@ -55,7 +55,7 @@ describe("layout", () => {
 
     expect(within(drawer()).getAllByRole("link")).toHaveLength(1);
     expect(screen.queryByRole("button", { name: "Open" })).not.toBeInTheDocument();
-    await user.click(screen.getByRole("link", { name: "Sign In" }));
+    await user.click(screen.getByRole("button", { name: "Sign In" }));
 
     expect(currentPath()).toBe("/signin");
   });
@@ -154,7 +154,7 @@ describe("layout", () => {
     expect(useUserStore.getState()).toMatchObject({ token: null, currentActor: null });
     expect(currentPath()).toBe("/");
     expect(await screen.findByText("Please login")).toBeInTheDocument();
-    expect(screen.getByRole("link", { name: "Sign In" })).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Sign In" })).toBeInTheDocument();
   });
 
   it("shows 'Something went wrong' inside the layout when a screen fails to render", () => {
