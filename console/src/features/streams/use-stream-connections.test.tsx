@@ -55,11 +55,15 @@ describe("useStreamConnections", () => {
     setFeBaseUrl(new URL("/fe", server.url).href);
     act(() => useUserStore.getState().setToken("secret-token"));
     render(<Badges />);
-    await waitFor(() => expect(screen.getByText("incoming: 3")).toBeInTheDocument(), {
-      timeout: 5000,
-    });
-    expect(screen.getByText("outgoing: 2")).toBeInTheDocument();
-    expect(screen.getByText("error: 1")).toBeInTheDocument();
+    // Each stream applies its messages on its own schedule: wait for all three counts together.
+    await waitFor(
+      () => {
+        expect(screen.getByText("incoming: 3")).toBeInTheDocument();
+        expect(screen.getByText("outgoing: 2")).toBeInTheDocument();
+        expect(screen.getByText("error: 1")).toBeInTheDocument();
+      },
+      { timeout: 5000 },
+    );
     expect(server.connections.map((c) => c.path).sort()).toEqual([
       "/fe/account/stream/error",
       "/fe/account/stream/incoming",
