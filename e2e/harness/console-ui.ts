@@ -45,7 +45,7 @@ export async function signIn(
 
 /** The sign-in card's form (the top bar has a "Sign In" button of its own when signed out). */
 export function signInForm(page: Page): Locator {
-  return page.locator("form").filter({ has: page.getByLabel("Password") });
+  return page.getByRole("form", { name: "Sign In" });
 }
 
 export type UserStorage = {

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { screen, waitFor } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { setFeBaseUrl } from "../../lib/fe-client.ts";
 import { resetUserStore, useUserStore } from "../../lib/user-store.ts";
@@ -21,11 +21,16 @@ beforeEach(() => {
 });
 afterEach(() => vi.restoreAllMocks());
 
+/** The card's form (the top bar shows a Sign In button of its own while signed out). */
+function signInForm() {
+  return within(screen.getByRole("form", { name: "Sign In" }));
+}
+
 async function submit(name: string, password: string) {
   const user = userEvent.setup();
   await user.type(screen.getByRole("textbox", { name: "Name" }), name);
   await user.type(screen.getByLabelText("Password"), password);
-  await user.click(screen.getByRole("button", { name: "Sign In" }));
+  await user.click(signInForm().getByRole("button", { name: "Sign In" }));
 }
 
 describe("sign-in page", () => {
@@ -36,7 +41,7 @@ describe("sign-in page", () => {
     expect(getComputedStyle(screen.getByTestId("sign-in-card")).maxWidth).toBe("400px");
     expect(screen.getByRole("textbox", { name: "Name" })).toBeInTheDocument();
     expect(screen.getByLabelText("Password")).toHaveAttribute("type", "password");
-    expect(screen.getByRole("button", { name: "Sign In" })).toHaveAttribute("type", "submit");
+    expect(signInForm().getByRole("button", { name: "Sign In" })).toHaveAttribute("type", "submit");
   });
 
   it("sends name and password without authentication, keeps the token and goes to /", async () => {

@@ -15,10 +15,11 @@ export function SignInPage() {
   return (
     <Card sx={{ maxWidth: 400 }} data-testid="sign-in-card">
       <CardContent>
-        <Typography variant="h5" component="h1" gutterBottom>
+        <Typography id="signin-title" variant="h5" component="h1" gutterBottom>
           Sign In
         </Typography>
-        <Box component="form" onSubmit={submit}>
+        {/* Named by the title: the top bar has a Sign In button of its own while signed out. */}
+        <Box component="form" aria-labelledby="signin-title" onSubmit={submit}>
           <Stack spacing={2}>
             <TextField
               id="signin-name"
