@@ -15,7 +15,14 @@ export default defineConfig(({ mode }) => ({
           sourcemap: true,
           rolldownOptions: { input: { main: page("index"), bench: page("bench") } },
         }
-      : { outDir: "dist", sourcemap: true },
+      : {
+          outDir: "dist",
+          sourcemap: true,
+          // One chunk of 585 KB (183 KB gzip), mostly MUI, which the layout and the Info page
+          // (Menu, Select, Dialog) need at once: splitting routes would not shrink the first
+          // load. The limit sits just above today's size so growth still warns.
+          chunkSizeWarningLimit: 650,
+        },
   server: { proxy: { "/fe": "http://localhost:3000" } },
   test: {
     name: "console",
