@@ -50,4 +50,11 @@ describe("route table", () => {
     expect(screen.queryByText("You should not be here")).not.toBeInTheDocument();
     expect(screen.getByRole("combobox", { name: "Select Type of Activity" })).toBeInTheDocument();
   });
+
+  it("answers an address it does not know inside the layout, with a link back to Info", async () => {
+    renderConsole("/nowhere-at-all");
+    expect(screen.getByText("/nowhere-at-all")).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Sign In" })).toBeInTheDocument(); // the top bar
+    expect(screen.getByRole("link", { name: "Go to Info" })).toHaveAttribute("href", "/");
+  });
 });

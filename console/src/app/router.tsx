@@ -5,6 +5,7 @@ import { PerformPage } from "../features/perform/perform-page.tsx";
 import { SignInPage } from "../features/signin/sign-in-page.tsx";
 import { StreamPage } from "../features/streams/index.ts";
 import { Layout } from "./layout.tsx";
+import { UnknownPage } from "./unknown-page.tsx";
 
 // Every screen of the console, all inside the layout (drawer + top bar + error boundary).
 export const routes: RouteObject[] = [
@@ -17,6 +18,7 @@ export const routes: RouteObject[] = [
       { path: "/stream", element: <StreamPage /> }, // no streamType: 'You should not be here'
       { path: "/stream/:streamType", element: <StreamPage /> },
       { path: "/perform", element: <PerformPage /> },
+      { path: "*", element: <UnknownPage /> }, // not in console.md: a mistyped address keeps the layout
     ],
   },
 ];
