@@ -1,4 +1,4 @@
-import { UniqueViolation, type Db, type Dialect } from "./db.ts";
+import type { Db, Dialect } from "./db.ts";
 
 // Migrations run in order at start; each runs once and is recorded in schema_migrations.
 // `serial` and `blob` differ between dialects; everything else is shared SQL. Times are
@@ -106,35 +106,37 @@ const migrations: Migration[] = [
   },
 ];
 
+// Any fixed number: PostgreSQL processes migrating one database take turns on this lock.
+const MIGRATION_LOCK = 0x636f7272; // "corr"
+
 export async function migrate(db: Db): Promise<void> {
-  await db
-    .run(
+  // Two PostgreSQL processes starting at once would race on CREATE TABLE IF NOT EXISTS (the
+  // loser gets 'type "schema_migrations" already exists'); the lock, held until each transaction
+  // ends, makes the second wait and then find the table and the migrations done.
+  const takeTurn = async (tx: Db) => {
+    if (db.dialect === "postgres") await tx.run(`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`);
+  };
+  await db.transaction(async (tx) => {
+    await takeTurn(tx);
+    await tx.run(
       `CREATE TABLE IF NOT EXISTS schema_migrations (id INTEGER PRIMARY KEY, applied_at BIGINT NOT NULL)`,
-    )
-    .catch((error: unknown) => {
-      // Two PostgreSQL processes starting at once race to create it; the loser finds it made.
-      if (!(error instanceof UniqueViolation)) throw error;
-    });
+    );
+  });
   const done = new Set(
     (await db.all<{ id: number }>(`SELECT id FROM schema_migrations`)).map((r) => Number(r.id)),
   );
   const types = serialType(db.dialect);
   for (const migration of migrations) {
     if (done.has(migration.id)) continue;
-    await db
-      .transaction(async (tx) => {
-        if (await tx.get(`SELECT id FROM schema_migrations WHERE id = ?`, [migration.id])) return;
-        // The record goes first: a second process applying the same migration at once then
-        // waits on this row and fails (and so skips the migration) before it runs any DDL.
-        await tx.run(`INSERT INTO schema_migrations (id, applied_at) VALUES (?, ?)`, [
-          migration.id,
-          Date.now(),
-        ]);
-        for (const statement of migration.sql(types)) await tx.run(statement);
-      })
-      .catch((error: unknown) => {
-        if (!(error instanceof UniqueViolation)) throw error;
-      });
+    await db.transaction(async (tx) => {
+      await takeTurn(tx);
+      if (await tx.get(`SELECT id FROM schema_migrations WHERE id = ?`, [migration.id])) return;
+      await tx.run(`INSERT INTO schema_migrations (id, applied_at) VALUES (?, ?)`, [
+        migration.id,
+        Date.now(),
+      ]);
+      for (const statement of migration.sql(types)) await tx.run(statement);
+    });
   }
 }
 

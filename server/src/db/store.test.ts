@@ -177,8 +177,8 @@ describe("openDatabase", () => {
     );
   });
 
-  it("runs the migrations once when two processes start on one PostgreSQL database at once", async () => {
-    const opened = await Promise.all([openDatabase(database.url), openDatabase(database.url)]);
+  it("runs the migrations once when several processes start on one PostgreSQL database at once", async () => {
+    const opened = await Promise.all(Array.from({ length: 4 }, () => openDatabase(database.url)));
     const ids = await opened[0].db.all<{ id: number }>(
       "SELECT id FROM schema_migrations ORDER BY id",
     );
