@@ -1,9 +1,12 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ConfigError, loadConfig, parseCommandLine } from "./config.ts";
+import { ConfigError, loadConfig, missingDatabaseFolder } from "./config.ts";
 
 describe("configuration", () => {
   it("has the documented defaults", () => {
-    const config = loadConfig([], {});
+    const config = loadConfig({}, {});
     expect(config).toMatchObject({
       port: 3000,
       host: "localhost",
@@ -24,7 +27,7 @@ describe("configuration", () => {
       CORRAL_ALLOW_PRIVATE_ADDRESSES: "1",
       CORRAL_UPSTREAM: "https://cattle.example/",
     };
-    expect(loadConfig([], env)).toMatchObject({
+    expect(loadConfig({}, env)).toMatchObject({
       port: 4000,
       host: "0.0.0.0",
       baseUrls: ["https://a.example", "https://b.example"],
@@ -33,42 +36,49 @@ describe("configuration", () => {
       upstream: "https://cattle.example",
     });
     const flagged = loadConfig(
-      ["--port", "5000", "--base-url", "https://c.example", "--base-url", "https://d.example"],
+      { port: "5000", baseUrls: ["https://c.example", "https://d.example"] },
       env,
     );
     expect(flagged.port).toBe(5000);
     expect(flagged.baseUrls).toEqual(["https://c.example", "https://d.example"]);
   });
 
+  it("reads only the settings a command uses: a bad PORT does not break an account command", () => {
+    const config = loadConfig(
+      {},
+      { PORT: "abc", CORRAL_DATABASE: "sqlite::memory:" },
+      {
+        only: ["database"],
+      },
+    );
+    expect(config.database).toBe("sqlite::memory:");
+    expect(() => loadConfig({}, { PORT: "abc" })).toThrow(/--port: must be a whole number/);
+  });
+
   it("defaults the base URL to the port in use", () => {
-    expect(loadConfig(["--port", "8080"], {}).baseUrls).toEqual(["http://localhost:8080"]);
+    expect(loadConfig({ port: "8080" }, {}).baseUrls).toEqual(["http://localhost:8080"]);
   });
 
   it("rejects a base URL with a path, naming the flag", () => {
-    expect(() => loadConfig(["--base-url", "https://a.example/social"], {})).toThrow(
+    expect(() => loadConfig({ baseUrls: ["https://a.example/social"] }, {})).toThrow(
       new ConfigError(
         'invalid configuration: --base-url: "https://a.example/social" must be an http(s) origin without a path',
       ),
     );
   });
 
-  it("parses account commands and checks their arity", () => {
-    expect(
-      parseCommandLine(["account", "new", "al", "pw", "--admin", "--permission", "x"], {}),
-    ).toEqual({
-      command: "account new",
-      database: "sqlite:./data/corral.sqlite",
-      name: "al",
-      password: "pw",
-      admin: true,
-      permissions: ["x"],
-    });
-    expect(() => parseCommandLine(["account", "delete"], {})).toThrow(
-      "usage: corral account delete NAME",
+  it("refuses a sqlite file in a missing folder, except the default ./data", () => {
+    const cwd = mkdtempSync(join(tmpdir(), "corral-config-"));
+    expect(missingDatabaseFolder("sqlite:./data/corral.sqlite", cwd)).toBeNull();
+    expect(missingDatabaseFolder("sqlite:data/other.sqlite", cwd)).toBeNull();
+    expect(missingDatabaseFolder("sqlite:x.sqlite", cwd)).toBeNull();
+    expect(missingDatabaseFolder("sqlite::memory:", cwd)).toBeNull();
+    expect(missingDatabaseFolder("postgres://db/x", cwd)).toBeNull();
+    expect(missingDatabaseFolder("sqlite:./nope/x.sqlite", cwd)).toBe(
+      `the folder ${join(cwd, "nope")} does not exist (only the default ./data is created); create it first`,
     );
-    expect(() => parseCommandLine(["account", "list", "--admin"], {})).toThrow(
-      /belong to "account new"/,
-    );
-    expect(() => parseCommandLine(["frob"], {})).toThrow(/unknown command "frob"/);
+    expect(() =>
+      loadConfig({ database: "sqlite:/no/such/dir/x.sqlite", port: "x" }, {}, { cwd }),
+    ).toThrow(/--port: .*; --database: the folder \/no\/such\/dir does not exist/);
   });
 });

@@ -1,9 +1,12 @@
-// The only module that reads flags and the environment. Everything is parsed with one schema so
-// that a bad start prints one readable line listing every problem, never a stack trace.
+// The configuration schema: every setting, its environment variable, default and meaning, and
+// one validation that lists every problem in one line. The command line (cli/) only collects
+// flag values; this module reads the environment and decides what they mean.
 
+import { existsSync } from "node:fs";
+import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
 import { z } from "zod";
+import { databaseUrl, httpUrl, origin, port } from "./config-values.ts";
 
 export interface Config {
   port: number;
@@ -30,50 +33,80 @@ export class ConfigError extends Error {
 
 export const defaultConsoleDir = fileURLToPath(new URL("../../console/dist", import.meta.url));
 
-const origin = z.string().transform((value, ctx) => {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    ctx.addIssue({ code: "custom", message: `"${value}" is not a URL` });
-    return z.NEVER;
-  }
-  if (!/^https?:$/.test(url.protocol) || (url.pathname !== "/" && url.pathname !== "")) {
-    ctx.addIssue({
-      code: "custom",
-      message: `"${value}" must be an http(s) origin without a path`,
-    });
-    return z.NEVER;
-  }
-  return url.origin;
-});
+/** The one folder created when missing: the default database's. */
+export const DEFAULT_DATA_DIR = "./data";
+export const DEFAULT_DATABASE = `sqlite:${DEFAULT_DATA_DIR}/corral.sqlite`;
 
-const httpUrl = z.string().transform((value, ctx) => {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    ctx.addIssue({ code: "custom", message: `"${value}" is not a URL` });
-    return z.NEVER;
-  }
-  if (!/^https?:$/.test(url.protocol)) {
-    ctx.addIssue({ code: "custom", message: `"${value}" must be an http(s) URL` });
-    return z.NEVER;
-  }
-  return url.href.replace(/\/+$/, "");
-});
+export interface Setting {
+  flag: string;
+  /** The value's placeholder in help (`N`, `URL`); absent for a switch. */
+  value?: string;
+  repeatable?: boolean;
+  env: string;
+  /** How the variable is written when it differs from the flag's value (`1`, comma-separated). */
+  envNote?: string;
+  default: string;
+  meaning: string;
+}
+
+/** Every setting that a flag or an environment variable can give; a flag wins over its variable. */
+export const settings = {
+  port: {
+    flag: "--port",
+    value: "N",
+    env: "PORT",
+    default: "3000",
+    meaning: "listen port (0 picks a free one)",
+  },
+  host: {
+    flag: "--host",
+    value: "H",
+    env: "HOST",
+    default: "localhost",
+    meaning: "listen address",
+  },
+  baseUrls: {
+    flag: "--base-url",
+    value: "URL",
+    repeatable: true,
+    env: "CORRAL_BASE_URLS",
+    envNote: "comma-separated",
+    default: "http://localhost:PORT",
+    meaning: "an origin actors live on; requests are routed by their Host",
+  },
+  database: {
+    flag: "--database",
+    value: "URL",
+    env: "CORRAL_DATABASE",
+    default: DEFAULT_DATABASE,
+    meaning: `sqlite:PATH or postgres://…; a missing folder is an error, except ${DEFAULT_DATA_DIR}`,
+  },
+  allowPrivateAddresses: {
+    flag: "--allow-private-addresses",
+    env: "CORRAL_ALLOW_PRIVATE_ADDRESSES",
+    envNote: "=1",
+    default: "off",
+    meaning: "let lookups and deliveries reach loopback and private networks (tests, demos)",
+  },
+  upstream: {
+    flag: "--upstream",
+    value: "URL",
+    env: "CORRAL_UPSTREAM",
+    default: "none",
+    meaning: "proxy mode: serve the console and forward /fe/* to a cattle_grid at URL",
+  },
+} as const satisfies Record<string, Setting>;
+
+export type SettingName = keyof typeof settings;
+
+/** What the command line gave: strings, repeated strings or switches, by setting name. */
+export type FlagValues = Partial<Record<SettingName, string | string[] | boolean>>;
 
 const schema = z.object({
-  port: z.coerce
-    .number({ error: "must be a whole number from 0 to 65535" })
-    .int("must be a whole number from 0 to 65535")
-    .min(0, "must be a whole number from 0 to 65535")
-    .max(65535, "must be a whole number from 0 to 65535"),
+  port,
   host: z.string().min(1, "must not be empty"),
   baseUrls: z.array(origin).optional(),
-  database: z
-    .string()
-    .regex(/^(sqlite:|postgres(ql)?:\/\/)/, "must be sqlite:PATH or postgres://…"),
+  database: databaseUrl,
   allowPrivateAddresses: z.boolean(),
   upstream: httpUrl.nullable(),
   keepAliveMs: z.number().int().positive(),
@@ -82,176 +115,92 @@ const schema = z.object({
   consoleDir: z.string().min(1),
 });
 
-const flagOptions = {
-  port: { type: "string" },
-  host: { type: "string" },
-  "base-url": { type: "string", multiple: true },
-  database: { type: "string" },
-  "allow-private-addresses": { type: "boolean" },
-  upstream: { type: "string" },
-} as const;
-
-const flagNames: Record<string, string> = {
-  baseUrls: "--base-url",
-  allowPrivateAddresses: "--allow-private-addresses",
+const defaults = {
+  port: 3000,
+  host: "localhost",
+  database: DEFAULT_DATABASE,
+  allowPrivateAddresses: false,
+  upstream: null,
+  keepAliveMs: 15_000,
+  streamCap: 10_000,
+  tokenTtlMs: 30 * 24 * 3600_000,
+  consoleDir: defaultConsoleDir,
 };
 
-/** Builds the serve configuration from flags (which win) and environment variables. */
-export function loadConfig(argv: string[], env: Record<string, string | undefined>): Config {
-  let values: ReturnType<typeof parseFlags>["values"];
-  try {
-    ({ values } = parseFlags(argv));
-  } catch (error) {
-    throw new ConfigError(describeParseError(error));
+/** Reads one setting's environment variable into the shape its flag would give. */
+function fromEnv(name: SettingName, env: Record<string, string | undefined>) {
+  const raw = env[settings[name].env];
+  if (name === "allowPrivateAddresses") return /^(1|true|yes)$/i.test(raw ?? "");
+  if (name === "baseUrls") {
+    const list = raw
+      ?.split(",")
+      .map((s) => s.trim())
+      .filter(Boolean);
+    return list?.length ? list : undefined;
   }
-  const envBaseUrls = env.CORRAL_BASE_URLS?.split(",")
-    .map((s) => s.trim())
-    .filter(Boolean);
-  return parseConfig({
-    port: values.port ?? env.PORT ?? 3000,
-    host: values.host ?? env.HOST ?? "localhost",
-    baseUrls: values["base-url"] ?? envBaseUrls,
-    database: values.database ?? env.CORRAL_DATABASE ?? "sqlite:./data/corral.sqlite",
-    allowPrivateAddresses:
-      values["allow-private-addresses"] === true ||
-      /^(1|true|yes)$/i.test(env.CORRAL_ALLOW_PRIVATE_ADDRESSES ?? ""),
-    upstream: values.upstream ?? (env.CORRAL_UPSTREAM || null),
-  });
+  if (name === "upstream") return raw || undefined;
+  return raw;
+}
+
+/**
+ * The configuration from flags (which win), the environment and the defaults. Also checks
+ * what only a person typing can get wrong: a sqlite: file in a folder that does not exist.
+ */
+export function loadConfig(
+  flags: FlagValues,
+  env: Record<string, string | undefined>,
+  options: { only?: readonly SettingName[]; cwd?: string } = {},
+): Config {
+  const { only = Object.keys(settings) as SettingName[], cwd = process.cwd() } = options;
+  const input: Record<string, unknown> = {};
+  // Settings a command does not use keep their defaults: a stray PORT must not break `account`.
+  for (const name of only) {
+    input[name] = flags[name] ?? fromEnv(name, env);
+  }
+  const database = (input.database as string | undefined) ?? DEFAULT_DATABASE;
+  const folder = missingDatabaseFolder(database, cwd);
+  return parseConfig(
+    input as Parameters<typeof parseConfig>[0],
+    folder ? [`--database: ${folder}`] : [],
+  );
 }
 
 /** Completes a partial configuration (from tests or loadConfig) with defaults and validates it. */
 export function parseConfig(
   input: Partial<Omit<Config, "port">> & { port?: number | string },
+  extraProblems: string[] = [],
 ): Config {
   const result = schema.safeParse({
-    port: 3000,
-    host: "localhost",
-    database: "sqlite:./data/corral.sqlite",
-    allowPrivateAddresses: false,
-    upstream: null,
-    keepAliveMs: 15_000,
-    streamCap: 10_000,
-    tokenTtlMs: 30 * 24 * 3600_000,
-    consoleDir: defaultConsoleDir,
+    ...defaults,
     ...Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)),
   });
-  if (!result.success) {
-    const problems = result.error.issues.map((issue) => {
-      const key = String(issue.path[0] ?? "");
-      const flag = flagNames[key] ?? `--${key}`;
-      return `${flag}: ${issue.message}`;
-    });
+  const problems = [...(result.error?.issues ?? []).map(describeIssue), ...extraProblems];
+  if (!result.success || problems.length > 0) {
     throw new ConfigError(`invalid configuration: ${problems.join("; ")}`);
   }
   const { baseUrls, ...rest } = result.data;
-  const port = rest.port;
   return {
     ...rest,
     baseUrlsGiven: baseUrls !== undefined && baseUrls.length > 0,
-    baseUrls: baseUrls?.length ? [...new Set(baseUrls)] : [`http://localhost:${port}`],
+    baseUrls: baseUrls?.length ? [...new Set(baseUrls)] : [`http://localhost:${rest.port}`],
   };
 }
 
-function parseFlags(argv: string[]) {
-  return parseArgs({ args: argv, options: flagOptions, strict: true, allowPositionals: false });
+function describeIssue(issue: z.core.$ZodIssue): string {
+  const key = String(issue.path[0] ?? "");
+  const flag = key in settings ? settings[key as SettingName].flag : `--${key}`;
+  return `${flag}: ${issue.message}`;
 }
 
-function describeParseError(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  // node:util's messages run long and suggest `--`; keep the first sentence.
-  return message.split(/\. |\n/)[0]!.replace(/^Unknown option/, "unknown option");
-}
-
-export type Command =
-  | { command: "serve"; config: Config }
-  | { command: "help" }
-  | {
-      command: "account new";
-      database: string;
-      name: string;
-      password: string;
-      admin: boolean;
-      permissions: string[];
-    }
-  | { command: "account list"; database: string }
-  | { command: "account delete" | "account revoke-tokens"; database: string; name: string }
-  | { command: "account password"; database: string; name: string; password: string };
-
-export const usage = `usage: corral serve [--port N] [--host H] [--base-url URL]... [--database URL] [--allow-private-addresses] [--upstream URL]
-       corral account new NAME PASSWORD [--admin] [--permission P]... [--database URL]
-       corral account list | delete NAME | password NAME NEWPASSWORD | revoke-tokens NAME [--database URL]`;
-
-const accountArity: Record<string, string[]> = {
-  new: ["NAME", "PASSWORD"],
-  list: [],
-  delete: ["NAME"],
-  password: ["NAME", "NEWPASSWORD"],
-  "revoke-tokens": ["NAME"],
-};
-
-/** Reads the whole command line: which command, and its validated options. Throws ConfigError. */
-export function parseCommandLine(argv: string[], env: Record<string, string | undefined>): Command {
-  const [command, ...rest] = argv;
-  if (command === undefined || command === "help" || command === "--help" || command === "-h")
-    return { command: "help" };
-  if (command === "serve") return { command: "serve", config: loadConfig(rest, env) };
-  if (command !== "account")
-    throw new ConfigError(`unknown command "${command}"; try: corral help`);
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: rest,
-      options: {
-        database: { type: "string" },
-        admin: { type: "boolean" },
-        permission: { type: "string", multiple: true },
-      },
-      strict: true,
-      allowPositionals: true,
-    });
-  } catch (error) {
-    throw new ConfigError(describeParseError(error));
-  }
-  const [action, ...args] = parsed.positionals;
-  const expected = action === undefined ? undefined : accountArity[action];
-  if (!expected)
-    throw new ConfigError(`account needs one of: ${Object.keys(accountArity).join(", ")}`);
-  if (args.length !== expected.length) {
-    throw new ConfigError(
-      `usage: corral account ${action}${expected.map((a) => ` ${a}`).join("")}`,
-    );
-  }
-  if (action !== "new" && (parsed.values.admin || parsed.values.permission)) {
-    throw new ConfigError(`--admin and --permission belong to "account new"`);
-  }
-  const database = parsed.values.database ?? env.CORRAL_DATABASE ?? "sqlite:./data/corral.sqlite";
-  if (!/^(sqlite:|postgres(ql)?:\/\/)/.test(database))
-    throw new ConfigError(`--database: must be sqlite:PATH or postgres://…`);
-  const [name = "", second = ""] = args;
-  switch (action) {
-    case "new":
-      return {
-        command: "account new",
-        database,
-        name,
-        password: second,
-        admin: parsed.values.admin ?? false,
-        permissions: parsed.values.permission ?? [],
-      };
-    case "list":
-      return { command: "account list", database };
-    case "password":
-      return { command: "account password", database, name, password: second };
-    default:
-      return {
-        command: action === "delete" ? "account delete" : "account revoke-tokens",
-        database,
-        name,
-      };
-  }
-}
-
-/** The command line of this process (the one place that touches process.argv and process.env). */
-export function readCommandLine(): Command {
-  return parseCommandLine(process.argv.slice(2), process.env);
+/**
+ * Why a `sqlite:` URL cannot be used as given: its folder is missing and is not the default
+ * one (a typo there would otherwise quietly start an empty database somewhere else).
+ */
+export function missingDatabaseFolder(url: string, cwd: string): string | null {
+  if (!url.startsWith("sqlite:")) return null;
+  const path = url.slice("sqlite:".length);
+  if (path === "" || path === ":memory:") return null;
+  const folder = resolve(cwd, dirname(path));
+  if (existsSync(folder) || folder === resolve(cwd, DEFAULT_DATA_DIR)) return null;
+  return `the folder ${folder} does not exist (only the default ${DEFAULT_DATA_DIR} is created); create it first`;
 }

@@ -1,0 +1,12 @@
+// The server's domain functions the command line uses, imported here and nowhere else in cli/:
+// when a module moves, this file is the one to re-point.
+
+export { listAccounts } from "../accounts/index.ts";
+export { openStore } from "../accounts/accounts.cli.ts";
+export { listActors, listIdentifiers, type ActorRow } from "../actors/index.ts";
+export type { Db } from "../db/db.ts";
+export { createEventLog, createMemoryBus } from "../events/index.ts";
+export { parseHandle } from "../federation/handles.ts";
+export { createCorralFederation } from "../federation/index.ts";
+export { lookupUri } from "../federation/lookup.ts";
+export type { Services } from "../services.ts";

@@ -1,0 +1,49 @@
+// The value types of the configuration schema, each with the message a person reads.
+
+import { z } from "zod";
+
+const portMessage = "must be a whole number from 0 to 65535";
+
+export const port = z.coerce
+  .number({ error: portMessage })
+  .int(portMessage)
+  .min(0, portMessage)
+  .max(65535, portMessage);
+
+export const databaseUrl = z
+  .string()
+  .regex(/^(sqlite:|postgres(ql)?:\/\/)/, "must be sqlite:PATH or postgres://…");
+
+function parseUrl(value: string, ctx: z.RefinementCtx): URL | undefined {
+  try {
+    return new URL(value);
+  } catch {
+    ctx.addIssue({ code: "custom", message: `"${value}" is not a URL` });
+    return undefined;
+  }
+}
+
+/** An http(s) origin (scheme://host[:port]) without a path. */
+export const origin = z.string().transform((value, ctx) => {
+  const url = parseUrl(value, ctx);
+  if (!url) return z.NEVER;
+  if (!/^https?:$/.test(url.protocol) || (url.pathname !== "/" && url.pathname !== "")) {
+    ctx.addIssue({
+      code: "custom",
+      message: `"${value}" must be an http(s) origin without a path`,
+    });
+    return z.NEVER;
+  }
+  return url.origin;
+});
+
+/** An http(s) URL, without trailing slashes. */
+export const httpUrl = z.string().transform((value, ctx) => {
+  const url = parseUrl(value, ctx);
+  if (!url) return z.NEVER;
+  if (!/^https?:$/.test(url.protocol)) {
+    ctx.addIssue({ code: "custom", message: `"${value}" must be an http(s) URL` });
+    return z.NEVER;
+  }
+  return url.href.replace(/\/+$/, "");
+});
