@@ -1,32 +1,14 @@
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { createServer } from "node:net";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { cli, expectOneLine, runCli as run } from "../test/cli-process.ts";
 import { freshDatabaseUrl } from "../test/fresh.ts";
-
-const cli = fileURLToPath(new URL("./cli.ts", import.meta.url));
-
-function run(args: string[], env: Record<string, string> = {}) {
-  const result = spawnSync(process.execPath, [cli, ...args], {
-    encoding: "utf8",
-    env: { ...process.env, ...env },
-    timeout: 30_000,
-  });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-}
-
-function expectOneLine(stderr: string, pattern: RegExp) {
-  const lines = stderr.trimEnd().split("\n");
-  expect(lines, stderr).toHaveLength(1);
-  expect(lines[0]).toMatch(pattern);
-  expect(stderr).not.toMatch(/\n\s+at /);
-}
 
 describe("corral command line", () => {
   it("refuses an unknown flag with one line on stderr and exit code 2", () => {
     const result = run(["serve", "--bogus"]);
     expect(result.code).toBe(2);
-    expectOneLine(result.stderr, /^corral: unknown option '--bogus'/);
+    expectOneLine(result.stderr, /^corral: unknown option '--bogus'; see corral serve --help$/);
   });
 
   it("lists every invalid value in one line", () => {
@@ -97,7 +79,7 @@ describe("corral command line", () => {
   it("manages accounts: new, list, password, revoke-tokens, delete", () => {
     const database = freshDatabaseUrl();
     const db = ["--database", database];
-    expect(run(["account", "new", "alice", "pw1", "--admin", ...db]).stdout).toBe(
+    expect(run(["account", "new", "alice", "password-1", "--admin", ...db]).stdout).toBe(
       "created account alice (admin)\n",
     );
     expect(
@@ -105,7 +87,7 @@ describe("corral command line", () => {
         "account",
         "new",
         "bob",
-        "pw2",
+        "password-2",
         "--permission",
         "example.com",
         "--permission",
@@ -113,15 +95,15 @@ describe("corral command line", () => {
         ...db,
       ]).code,
     ).toBe(0);
-    const taken = run(["account", "new", "alice", "x", ...db]);
+    const taken = run(["account", "new", "alice", "password-x", ...db]);
     expect(taken.code).toBe(1);
     expectOneLine(taken.stderr, /already exists/);
-    const invalid = run(["account", "new", "no spaces", "x", ...db]);
+    const invalid = run(["account", "new", "no spaces", "password-x", ...db]);
     expectOneLine(invalid.stderr, /invalid account name/);
     expect(run(["account", "list", ...db]).stdout).toBe(
       "alice (admin)\nbob (permissions: example.com, b.example)\n",
     );
-    expect(run(["account", "password", "alice", "pw3", ...db]).stdout).toMatch(
+    expect(run(["account", "password", "alice", "password-3", ...db]).stdout).toMatch(
       /changed the password of alice/,
     );
     expect(run(["account", "revoke-tokens", "bob", ...db]).stdout).toBe(
@@ -137,11 +119,16 @@ describe("corral command line", () => {
   it("takes the database from CORRAL_DATABASE, and the flag wins over it", () => {
     const fromEnv = freshDatabaseUrl();
     const fromFlag = freshDatabaseUrl();
-    run(["account", "new", "envuser", "pw"], { CORRAL_DATABASE: fromEnv });
-    run(["account", "new", "flaguser", "pw", "--database", fromFlag], { CORRAL_DATABASE: fromEnv });
-    expect(run(["account", "list"], { CORRAL_DATABASE: fromEnv }).stdout).toBe("envuser\n");
+    run(["account", "new", "envuser", "password"], { env: { CORRAL_DATABASE: fromEnv } });
+    run(["account", "new", "flaguser", "password", "--database", fromFlag], {
+      env: { CORRAL_DATABASE: fromEnv },
+    });
+    expect(run(["account", "list"], { env: { CORRAL_DATABASE: fromEnv } }).stdout).toBe(
+      "envuser\n",
+    );
     expect(
-      run(["account", "list", "--database", fromFlag], { CORRAL_DATABASE: fromEnv }).stdout,
+      run(["account", "list", "--database", fromFlag], { env: { CORRAL_DATABASE: fromEnv } })
+        .stdout,
     ).toBe("flaguser\n");
   });
 

@@ -127,9 +127,9 @@ const defaults = {
   consoleDir: defaultConsoleDir,
 };
 
-/** Reads one setting's environment variable into the shape its flag would give. */
+/** Reads one setting's environment variable into the shape its flag would give; empty is unset. */
 function fromEnv(name: SettingName, env: Record<string, string | undefined>) {
-  const raw = env[settings[name].env];
+  const raw = env[settings[name].env] || undefined;
   if (name === "allowPrivateAddresses") return /^(1|true|yes)$/i.test(raw ?? "");
   if (name === "baseUrls") {
     const list = raw
@@ -138,7 +138,6 @@ function fromEnv(name: SettingName, env: Record<string, string | undefined>) {
       .filter(Boolean);
     return list?.length ? list : undefined;
   }
-  if (name === "upstream") return raw || undefined;
   return raw;
 }
 
