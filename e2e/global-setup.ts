@@ -1,13 +1,13 @@
 import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { findChromium, oneLineError } from "./harness/chromium.ts";
+import { ensureChromium, oneLineError } from "./harness/chromium.ts";
 import { REPO_ROOT } from "./harness/corral-server.ts";
 
-// Runs once before any browser test: a missing Chromium or an unbuilt console fails the whole run
-// with one line saying what to do, rather than every test timing out (or, worse, skipping).
+// Runs once before any browser test. A missing Chromium is installed when we run as root (see
+// harness/chromium.ts); otherwise it, or an unbuilt console, fails the whole run with one line
+// saying what to do, rather than every test timing out (or, worse, skipping).
 export default function checkPrerequisites(): void {
-  const chromium = findChromium();
-  if (!chromium.ok) throw oneLineError(chromium.reason);
+  ensureChromium();
   if (!existsSync(join(REPO_ROOT, "console/dist/index.html"))) {
     throw oneLineError(
       "console/dist is missing: run `npm run build -w console` (npm run test:e2e does it first)",
