@@ -6,6 +6,13 @@ import { existsSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
+import {
+  DEFAULT_DATA_DIR,
+  DEFAULT_DATABASE,
+  settings,
+  type FlagValues,
+  type SettingName,
+} from "./config-settings.ts";
 import { databaseUrl, httpUrl, origin, port } from "./config-values.ts";
 
 export interface Config {
@@ -33,74 +40,14 @@ export class ConfigError extends Error {
 
 export const defaultConsoleDir = fileURLToPath(new URL("../../console/dist", import.meta.url));
 
-/** The one folder created when missing: the default database's. */
-export const DEFAULT_DATA_DIR = "./data";
-export const DEFAULT_DATABASE = `sqlite:${DEFAULT_DATA_DIR}/corral.sqlite`;
-
-export interface Setting {
-  flag: string;
-  /** The value's placeholder in help (`N`, `URL`); absent for a switch. */
-  value?: string;
-  repeatable?: boolean;
-  env: string;
-  /** How the variable is written when it differs from the flag's value (`1`, comma-separated). */
-  envNote?: string;
-  default: string;
-  meaning: string;
-}
-
-/** Every setting that a flag or an environment variable can give; a flag wins over its variable. */
-export const settings = {
-  port: {
-    flag: "--port",
-    value: "N",
-    env: "PORT",
-    default: "3000",
-    meaning: "listen port (0 picks a free one)",
-  },
-  host: {
-    flag: "--host",
-    value: "H",
-    env: "HOST",
-    default: "localhost",
-    meaning: "listen address",
-  },
-  baseUrls: {
-    flag: "--base-url",
-    value: "URL",
-    repeatable: true,
-    env: "CORRAL_BASE_URLS",
-    envNote: "comma-separated",
-    default: "http://localhost:PORT",
-    meaning: "an origin actors live on; requests are routed by their Host",
-  },
-  database: {
-    flag: "--database",
-    value: "URL",
-    env: "CORRAL_DATABASE",
-    default: DEFAULT_DATABASE,
-    meaning: `sqlite:PATH or postgres://…; a missing folder is an error, except ${DEFAULT_DATA_DIR}`,
-  },
-  allowPrivateAddresses: {
-    flag: "--allow-private-addresses",
-    env: "CORRAL_ALLOW_PRIVATE_ADDRESSES",
-    envNote: "=1",
-    default: "off",
-    meaning: "let lookups and deliveries reach loopback and private networks (tests, demos)",
-  },
-  upstream: {
-    flag: "--upstream",
-    value: "URL",
-    env: "CORRAL_UPSTREAM",
-    default: "none",
-    meaning: "proxy mode: serve the console and forward /fe/* to a cattle_grid at URL",
-  },
-} as const satisfies Record<string, Setting>;
-
-export type SettingName = keyof typeof settings;
-
-/** What the command line gave: strings, repeated strings or switches, by setting name. */
-export type FlagValues = Partial<Record<SettingName, string | string[] | boolean>>;
+export {
+  DEFAULT_DATA_DIR,
+  DEFAULT_DATABASE,
+  settings,
+  type FlagValues,
+  type Setting,
+  type SettingName,
+} from "./config-settings.ts";
 
 const schema = z.object({
   port,
