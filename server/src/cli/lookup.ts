@@ -36,11 +36,12 @@ export async function runLookup(
   try {
     const { actor, actors } = await chooseActor(db, command.as);
     const services = lookupServices(db, command, actors);
+    const done = showWaiting(`looking up ${command.uri}, signed as ${actor.id}…`);
     const result = await lookupUri(services, {
       actorId: actor.id,
       uri: command.uri,
       timeoutMs: command.timeoutMs,
-    });
+    }).finally(done);
     if ("error" in result) throw new Error(result.error);
     print(JSON.stringify(command.parsed ? result.parsed : result.raw, null, 2));
   } finally {
@@ -66,4 +67,11 @@ function lookupServices(db: Db, command: LookupCommand, actors: ActorRow[]): Ser
   });
   const events = createEventLog(db, bus, { cap: config.streamCap });
   return { config, db, events, federation, bus };
+}
+
+/** On a terminal, a line that says what we wait for, erased once done; elsewhere nothing. */
+function showWaiting(line: string): () => void {
+  if (!process.stderr.isTTY) return () => {};
+  process.stderr.write(line);
+  return () => process.stderr.write("\r\x1b[K");
 }

@@ -64,7 +64,7 @@ describe("corral command line mistakes", () => {
     for (const timeout of ["0", "soon", "601"])
       refused(
         ["lookup", "https://a.example/", "--timeout", timeout],
-        /^corral: --timeout: must be seconds from 0 to 600; see/,
+        /^corral: --timeout: must be a number of seconds above 0, at most 600; see/,
       );
   });
 

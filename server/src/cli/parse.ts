@@ -40,7 +40,8 @@ export function parseCommandLine(argv: string[], env: Env, cwd = process.cwd()):
   if (first === "lookup") {
     if (positionals.length !== 1) throw fail("lookup needs exactly one URI");
     const timeout = own.timeout === undefined ? lookupDefaultTimeoutS : Number(own.timeout);
-    if (!(timeout > 0 && timeout <= 600)) throw fail("--timeout: must be seconds from 0 to 600");
+    if (!(timeout > 0 && timeout <= 600))
+      throw fail("--timeout: must be a number of seconds above 0, at most 600");
     const { database, allowPrivateAddresses } = config(spec.settings);
     return {
       command: "lookup",
