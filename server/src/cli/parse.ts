@@ -34,15 +34,15 @@ export function parseCommandLine(argv: string[], env: Env, cwd = process.cwd()):
   if (beforeStop.includes("--help") || beforeStop.includes("-h")) return print(commandHelp(spec));
   const { flags, own, positionals } = readFlags(spec, rest);
   const fail = (message: string) => new ConfigError(`${message}; see corral ${spec.name} --help`);
-  const config = (names: typeof spec.settings) => loadConfig(flags, env, { only: names, cwd });
+  const config = () => loadConfig(flags, env, { only: spec.settings, cwd });
 
-  if (first === "serve") return { command: "serve", config: config(spec.settings) };
+  if (first === "serve") return { command: "serve", config: config() };
   if (first === "lookup") {
     if (positionals.length !== 1) throw fail("lookup needs exactly one URI");
     const timeout = own.timeout === undefined ? lookupDefaultTimeoutS : Number(own.timeout);
     if (!(timeout > 0 && timeout <= 600))
       throw fail("--timeout: must be a number of seconds above 0, at most 600");
-    const { database, allowPrivateAddresses } = config(spec.settings);
+    const { database, allowPrivateAddresses } = config();
     return {
       command: "lookup",
       uri: positionals[0]!,
@@ -53,7 +53,7 @@ export function parseCommandLine(argv: string[], env: Env, cwd = process.cwd()):
       allowPrivateAddresses,
     };
   }
-  return accountCommand(spec, positionals, own, fail, () => config(spec.settings).database);
+  return accountCommand(spec, positionals, own, fail, () => config().database);
 }
 
 function accountCommand(
