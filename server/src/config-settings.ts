@@ -47,14 +47,14 @@ export const settings = {
     value: "URL",
     env: "CORRAL_DATABASE",
     default: DEFAULT_DATABASE,
-    meaning: `sqlite:PATH or postgres://…; a missing folder is an error, except ${DEFAULT_DATA_DIR}`,
+    meaning: `sqlite:PATH or postgres://…; only ${DEFAULT_DATA_DIR} is created if missing`,
   },
   allowPrivateAddresses: {
     flag: "--allow-private-addresses",
     env: "CORRAL_ALLOW_PRIVATE_ADDRESSES",
     envNote: "=1",
     default: "off",
-    meaning: "let lookups and deliveries reach loopback and private networks (tests, demos)",
+    meaning: "let lookups and deliveries reach loopback and private networks",
   },
   upstream: {
     flag: "--upstream",

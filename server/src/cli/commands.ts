@@ -37,7 +37,7 @@ export const commands: Record<"serve" | "account" | "lookup", CommandSpec> = {
     settings: ["port", "host", "baseUrls", "database", "allowPrivateAddresses", "upstream"],
     own: {},
     notes: [
-      'On a database without any account, creates the admin account "operator" and prints its password once.',
+      'A database without accounts gets the admin account "operator"; its password is printed once.',
     ],
   },
   account: {
@@ -81,7 +81,7 @@ export const commands: Record<"serve" | "account" | "lookup", CommandSpec> = {
         flag: "--as",
         value: "ACTOR",
         default: "the oldest actor",
-        meaning: "sign as this local actor: its id, or a handle (alice@host, @alice@host, alice)",
+        meaning: "sign as this local actor: its id or handle (alice@host, alice)",
       },
       timeout: {
         flag: "--timeout",
@@ -92,7 +92,7 @@ export const commands: Record<"serve" | "account" | "lookup", CommandSpec> = {
       parsed: {
         flag: "--parsed",
         default: "off",
-        meaning: "print the parsed form (as the console's lookup shows it), not the raw document",
+        meaning: "print the parsed form (muck_out's), not the raw document",
       },
     },
     notes: [
