@@ -2,7 +2,7 @@
 // when a module moves, this file is the one to re-point.
 
 export { listAccounts } from "../accounts/index.ts";
-export { openStore } from "../accounts/accounts.cli.ts";
+export { openStore, type AccountCommand } from "../accounts/accounts.cli.ts";
 export { listActors, listIdentifiers, type ActorRow } from "../actors/index.ts";
 export type { Db } from "../db/db.ts";
 export { createEventLog, createMemoryBus } from "../events/index.ts";

@@ -3,7 +3,7 @@
 
 import { parseArgs } from "node:util";
 import { ConfigError, loadConfig, settings, type Config, type FlagValues } from "../config.ts";
-import type { AccountCommand } from "../accounts/accounts.cli.ts";
+import type { AccountCommand } from "./domain.ts";
 import { commands, isCommandName, lookupDefaultTimeoutS, type CommandSpec } from "./commands.ts";
 import { commandHelp, mainHelp, versionLine } from "./help.ts";
 import type { LookupCommand } from "./lookup.ts";
