@@ -18,7 +18,7 @@ import { openDatabase, redactDatabaseUrl, type OpenDatabase } from "./db/open.ts
 import { createPostgresBus } from "./db/postgres-bus.ts";
 import { PostgresKvStore } from "./db/postgres-kv.ts";
 import { createEventLog, createMemoryBus, type EventBus } from "./events/index.ts";
-import { startDeliveryWorker } from "./federation/delivery.ts";
+import { startDeliveryWorker } from "./delivery/queue.ts";
 import { createCorralFederation } from "./federation/index.ts";
 import type { BackgroundTasks, Services } from "./services.ts";
 

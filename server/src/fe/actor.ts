@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { findActor } from "../actors/index.ts";
-import { lookupUri } from "../federation/lookup.ts";
+import { lookupUri } from "../lookup/lookup.ts";
 import { runMethod } from "../methods/index.ts";
 import type { Services } from "../services.ts";
 import type { FeEnv } from "./auth.ts";

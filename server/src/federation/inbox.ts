@@ -1,9 +1,9 @@
 import type { Services } from "../services.ts";
-import { handleIncomingFollows } from "./follows.ts";
-import { findLocalActor } from "./local-keys.ts";
-import { idOf, isObject, parseActivityPub } from "./parse.ts";
-import { findAddressedActors } from "./recipients.ts";
-import { verifySigner } from "./verify.ts";
+import { handleIncomingFollows } from "../follows/incoming.ts";
+import { findLocalActor } from "../activitypub/local-keys.ts";
+import { idOf, isObject, parseActivityPub } from "../activitypub/parse.ts";
+import { findAddressedActors } from "../receive/recipients.ts";
+import { verifySigner } from "../activitypub/verify.ts";
 
 // POST {actorId}/inbox and POST /inbox. The body is read once; the signature (draft-cavage or
 // RFC 9421, told apart by Fedify from the headers) must cover the body's digest and be made with

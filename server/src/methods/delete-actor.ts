@@ -1,5 +1,5 @@
-import { mintObjectId, storeObject } from "../federation/objects.ts";
-import { sendAsActor } from "../federation/outbox.ts";
+import { mintObjectId, storeObject } from "../objects/objects.ts";
+import { sendAsActor } from "../delivery/send-as-actor.ts";
 import type { Services } from "../services.ts";
 import type { MethodInput } from "./index.ts";
 import { requireActor } from "./inputs.ts";

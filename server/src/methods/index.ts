@@ -1,5 +1,5 @@
 import type { Services } from "../services.ts";
-import { MethodError, reportError } from "./report.ts";
+import { MethodError, reportError } from "../events/report-error.ts";
 
 // POST /fe/actor/trigger/{method} lands here after the route answered 202. Every method runs
 // off the request path and reports what it could not do on the account's error stream.

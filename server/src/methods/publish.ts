@@ -1,10 +1,10 @@
-import { hideBlindCopies, mintObjectId, storeObject } from "../federation/objects.ts";
-import { sendAsActor } from "../federation/outbox.ts";
-import { idOf, isObject } from "../federation/parse.ts";
+import { hideBlindCopies, mintObjectId, storeObject } from "../objects/objects.ts";
+import { sendAsActor } from "../delivery/send-as-actor.ts";
+import { idOf, isObject } from "../activitypub/parse.ts";
 import type { Services } from "../services.ts";
 import type { MethodInput } from "./index.ts";
 import { requireActor, requireData } from "./inputs.ts";
-import { MethodError } from "./report.ts";
+import { MethodError } from "../events/report-error.ts";
 
 // publish_object and publish_activity: ids on the actor's origin, stored so they dereference
 // (GET /objects/{uuid}), then sent like send_message.

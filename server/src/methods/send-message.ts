@@ -1,4 +1,4 @@
-import { sendAsActor } from "../federation/outbox.ts";
+import { sendAsActor } from "../delivery/send-as-actor.ts";
 import type { Services } from "../services.ts";
 import type { MethodInput } from "./index.ts";
 import { requireActor, requireData } from "./inputs.ts";

@@ -1,11 +1,11 @@
 import { actorDocument, type ActorProfile, type ActorRow } from "../actors/index.ts";
 import { UniqueViolation } from "../db/db.ts";
-import { mintObjectId, storeObject } from "../federation/objects.ts";
-import { sendAsActor } from "../federation/outbox.ts";
+import { mintObjectId, storeObject } from "../objects/objects.ts";
+import { sendAsActor } from "../delivery/send-as-actor.ts";
 import type { Services } from "../services.ts";
 import type { MethodInput } from "./index.ts";
 import { requireActor } from "./inputs.ts";
-import { MethodError } from "./report.ts";
+import { MethodError } from "../events/report-error.ts";
 import { applyIdentifierAction } from "./identifier-actions.ts";
 
 // update_actor {actor, profile?, autoFollow?, actions?}: everything lands in one transaction;

@@ -1,6 +1,6 @@
 import { actorDocument, findActor } from "../actors/index.ts";
 import type { Services } from "../services.ts";
-import { loadStoredObject, readStoredObjectAs } from "./objects.ts";
+import { loadStoredObject, readStoredObjectAs } from "../objects/objects.ts";
 
 // Documents this server hosts, answered without a network round trip: stored objects from the
 // objects table, everything else (actors, collections) through our own Fedify router in-process.

@@ -1,9 +1,9 @@
 import type { Services } from "../services.ts";
-import { reportError } from "../methods/report.ts";
-import { enqueueDeliveries } from "./delivery.ts";
-import { recordOutgoingFollows } from "./follows-sent.ts";
-import { idsOf, parseActivityPub } from "./parse.ts";
-import { resolveInboxes } from "./remote-actors.ts";
+import { reportError } from "../events/report-error.ts";
+import { enqueueDeliveries } from "./queue.ts";
+import { recordOutgoingFollows } from "../follows/outgoing.ts";
+import { idsOf, parseActivityPub } from "../activitypub/parse.ts";
+import { resolveInboxes } from "./remote-inboxes.ts";
 
 // Sending as one of our actors: the data goes out exactly as given (bto and bcc removed, as
 // ActivityPub requires), to every inbox its audience names, the actor's followers expanded.

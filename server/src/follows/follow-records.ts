@@ -1,5 +1,5 @@
 import type { Services } from "../services.ts";
-import { idOf, isObject } from "./parse.ts";
+import { idOf, isObject } from "../activitypub/parse.ts";
 
 // The followers and following tables as follow bookkeeping uses them, and how an activity's
 // object is read (an embedded Follow, or a bare id taken as one).

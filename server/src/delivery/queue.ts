@@ -1,6 +1,6 @@
 import type { Services } from "../services.ts";
-import { attemptDelivery, type Outcome } from "./delivery-attempt.ts";
-import { claimDue, recordOutcomes } from "./delivery-store.ts";
+import { attemptDelivery, type Outcome } from "./attempt.ts";
+import { claimDue, recordOutcomes } from "../db/deliveries.store.ts";
 
 // Our own durable delivery queue on the `deliveries` table (see docs/adr/0001-own-delivery-queue.md):
 // rows are claimed atomically (UPDATE … WHERE locked_until < now … RETURNING), so several

@@ -1,9 +1,9 @@
 import type { Services } from "../services.ts";
-import { parseHandle, resolveHandle } from "./handles.ts";
-import { loadSigner } from "./local-keys.ts";
+import { parseHandle, resolveHandle } from "../activitypub/handles.ts";
+import { loadSigner } from "../activitypub/local-keys.ts";
 import { isOurs, loadLocalDocument } from "./local-documents.ts";
-import { parseActivityPub } from "./parse.ts";
-import { signedGet } from "./signing.ts";
+import { parseActivityPub } from "../activitypub/parse.ts";
+import { signedGet } from "../activitypub/signing.ts";
 
 export type LookupResult = { raw: unknown; parsed?: unknown } | { raw: null; error: string };
 

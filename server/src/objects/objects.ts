@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Services } from "../services.ts";
-import { idsOf, isObject } from "./parse.ts";
-import { verifySigner } from "./verify.ts";
+import { idsOf, isObject } from "../activitypub/parse.ts";
+import { verifySigner } from "../activitypub/verify.ts";
 
 // Objects and activities our actors published, stored so that their ids dereference.
 // Mount: app.get("/objects/:id", (c) => handleObjectRequest(services, c.req.raw)).

@@ -1,11 +1,11 @@
 import type { Services } from "../services.ts";
-import { reportError } from "../methods/report.ts";
-import type { DeliveryRow } from "./delivery.ts";
-import { acceptActivity } from "./inbox.ts";
-import { isOurs } from "./local-documents.ts";
-import { loadSigner } from "./local-keys.ts";
-import { idOf, isObject } from "./parse.ts";
-import { signedPost, type PostResult } from "./signing.ts";
+import { reportError } from "../events/report-error.ts";
+import type { DeliveryRow } from "./queue.ts";
+import { acceptActivity } from "../federation/inbox.ts";
+import { isOurs } from "../lookup/local-documents.ts";
+import { loadSigner } from "../activitypub/local-keys.ts";
+import { idOf, isObject } from "../activitypub/parse.ts";
+import { signedPost, type PostResult } from "../activitypub/signing.ts";
 
 // One attempt at one queued delivery. Every failed attempt is an error event at once, saying
 // whether and when it will be tried again; the queue writes the outcome back later, in a group.

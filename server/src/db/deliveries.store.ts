@@ -1,6 +1,6 @@
 import type { Services } from "../services.ts";
-import type { Outcome } from "./delivery-attempt.ts";
-import type { DeliveryRow } from "./delivery.ts";
+import type { Outcome } from "../delivery/attempt.ts";
+import type { DeliveryRow } from "../delivery/queue.ts";
 
 // The deliveries table as the queue uses it: claiming due rows atomically, so that several
 // processes can share one queue, and writing a group of outcomes in one transaction.

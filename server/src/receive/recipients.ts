@@ -1,5 +1,5 @@
 import type { Services } from "../services.ts";
-import { idOf, idsOf, isObject } from "./parse.ts";
+import { idOf, idsOf, isObject } from "../activitypub/parse.ts";
 
 // Which of our actors an activity arriving at the shared inbox is for. Addressed means: named in
 // to/cc/bto/bcc/audience, named as the object (a Follow of our actor) or as the embedded object's

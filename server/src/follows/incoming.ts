@@ -1,11 +1,11 @@
 import { findActor } from "../actors/index.ts";
-import { reportError } from "../methods/report.ts";
+import { reportError } from "../events/report-error.ts";
 import type { Services } from "../services.ts";
-import { enqueueDeliveries } from "./delivery.ts";
+import { enqueueDeliveries } from "../delivery/queue.ts";
 import { addFollower, describeActivity, innerType } from "./follow-records.ts";
-import { mintObjectId, storeObject } from "./objects.ts";
-import { idOf, parseActivityPub } from "./parse.ts";
-import { resolveInboxes } from "./remote-actors.ts";
+import { mintObjectId, storeObject } from "../objects/objects.ts";
+import { idOf, parseActivityPub } from "../activitypub/parse.ts";
+import { resolveInboxes } from "../delivery/remote-inboxes.ts";
 
 // Follows that arrive: a Follow of one of our actors (accepted at once with autoFollow, otherwise
 // left on the incoming stream for the operator), Undo Follow, Accept and Reject of our Follows,

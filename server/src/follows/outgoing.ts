@@ -1,7 +1,7 @@
 import type { Services } from "../services.ts";
 import { addFollower, describeActivity, innerType } from "./follow-records.ts";
-import { idOf, idsOf } from "./parse.ts";
-import { resolveInboxes } from "./remote-actors.ts";
+import { idOf, idsOf } from "../activitypub/parse.ts";
+import { resolveInboxes } from "../delivery/remote-inboxes.ts";
 
 // Follows our actors send themselves (send_message, publish_activity): a Follow starts a pending
 // following row; an Accept or Reject of a Follow adds or removes a follower; Undo Follow ends one.
