@@ -19,7 +19,7 @@ import { createPostgresBus } from "./db/postgres-bus.ts";
 import { PostgresKvStore } from "./db/postgres-kv.ts";
 import { createEventLog, createMemoryBus, type EventBus } from "./events/index.ts";
 import { startDeliveryWorker } from "./delivery/queue.ts";
-import { createCorralFederation } from "./federation/index.ts";
+import { createCorralFederation, receiveActivity } from "./federation/index.ts";
 import type { BackgroundTasks, Services } from "./services.ts";
 
 export interface RunningServer {
@@ -54,7 +54,7 @@ export async function startServer(input: ServerInput): Promise<RunningServer> {
     const services = await buildServices(config, opened);
     const app = createApp(services, { throttle: throttle ?? createSignInThrottle() });
     handle = getRequestListener(app.fetch);
-    worker = startDeliveryWorker(services);
+    worker = startDeliveryWorker(services, { receive: receiveActivity });
     const running = server;
     return {
       url,

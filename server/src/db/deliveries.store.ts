@@ -1,17 +1,56 @@
-import type { Services } from "../services.ts";
-import type { Outcome } from "../delivery/attempt.ts";
-import type { DeliveryRow } from "../delivery/queue.ts";
+import type { Db } from "./db.ts";
 
 // The deliveries table as the queue uses it: claiming due rows atomically, so that several
-// processes can share one queue, and writing a group of outcomes in one transaction.
+// processes can share one queue, and writing a group of outcomes in one transaction. It lives in
+// db/ because claiming differs by dialect (FOR UPDATE SKIP LOCKED on PostgreSQL).
 
 const LOCK_MS = 5 * 60_000;
 
-export async function claimDue(services: Services, limit: number): Promise<DeliveryRow[]> {
+export interface DeliveryRow {
+  id: number;
+  actor_id: string;
+  account_id: number | null;
+  inbox: string;
+  body: string;
+  routing_key: string;
+  original: string;
+  attempt: number;
+}
+
+export interface NewDelivery {
+  actorId: string;
+  accountId: number;
+  inbox: string;
+  body: string;
+  routingKey: string;
+  original: string;
+}
+
+export interface Retry {
+  id: number;
+  attempt: number;
+  nextAttemptAt: number;
+}
+
+/** Inserts the rows in one transaction, due at once. */
+export async function insertDeliveries(db: Db, rows: NewDelivery[]): Promise<void> {
+  const now = Date.now();
+  await db.transaction(async (tx) => {
+    for (const row of rows) {
+      await tx.run(
+        `INSERT INTO deliveries (actor_id, account_id, inbox, body, routing_key, original, attempt, next_attempt_at, locked_until, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, 0, ?, 0, ?)`,
+        [row.actorId, row.accountId, row.inbox, row.body, row.routingKey, row.original, now, now],
+      );
+    }
+  });
+}
+
+export async function claimDue(db: Db, limit: number): Promise<DeliveryRow[]> {
   const now = Date.now();
   // SKIP LOCKED keeps two PostgreSQL processes from claiming the same rows; SQLite serialises writes.
-  const skipLocked = services.db.dialect === "postgres" ? " FOR UPDATE SKIP LOCKED" : "";
-  const rows = await services.db.all<DeliveryRow>(
+  const skipLocked = db.dialect === "postgres" ? " FOR UPDATE SKIP LOCKED" : "";
+  const rows = await db.all<DeliveryRow>(
     `UPDATE deliveries SET locked_until = ?
      WHERE locked_until < ? AND id IN (
        SELECT id FROM deliveries WHERE next_attempt_at <= ? AND locked_until < ?
@@ -27,10 +66,9 @@ export async function claimDue(services: Services, limit: number): Promise<Deliv
   }));
 }
 
-export async function recordOutcomes(services: Services, outcomes: Outcome[]): Promise<void> {
-  const done = outcomes.filter((o) => o.kind !== "retry").map((o) => o.id);
-  const retries = outcomes.filter((o) => o.kind === "retry");
-  await services.db.transaction(async (tx) => {
+/** Deletes the finished rows and reschedules the retries, in one transaction. */
+export async function recordOutcomes(db: Db, done: number[], retries: Retry[]): Promise<void> {
+  await db.transaction(async (tx) => {
     for (let i = 0; i < done.length; i += 500) {
       const chunk = done.slice(i, i + 500);
       await tx.run(

@@ -1,6 +1,6 @@
 import { actorUris, findActor } from "../actors/index.ts";
 import type { Services } from "../services.ts";
-import { isOurs } from "../lookup/local-documents.ts";
+import { isOurs } from "../activitypub/origins.ts";
 import { loadSigner } from "../activitypub/local-keys.ts";
 import { idOf, isObject } from "../activitypub/parse.ts";
 import { signedGet } from "../activitypub/signing.ts";

@@ -1,7 +1,8 @@
 import type { Services } from "../services.ts";
 import { parseHandle, resolveHandle } from "../activitypub/handles.ts";
 import { loadSigner } from "../activitypub/local-keys.ts";
-import { isOurs, loadLocalDocument } from "./local-documents.ts";
+import { isOurs } from "../activitypub/origins.ts";
+import { loadLocalDocument } from "./local-documents.ts";
 import { parseActivityPub } from "../activitypub/parse.ts";
 import { signedGet } from "../activitypub/signing.ts";
 

@@ -1,7 +1,7 @@
 import type { ActorRow } from "../actors/index.ts";
 import type { Db } from "../db/db.ts";
 import type { Services } from "../services.ts";
-import { MethodError } from "../events/report-error.ts";
+import { MethodError } from "./method-error.ts";
 
 // update_actor's identifier actions. create_identifier makes a new acct: URI on one of our hosts;
 // add_identifier records any identifier (a URL, a did:) as the actor's; update_identifier changes

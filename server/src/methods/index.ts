@@ -1,5 +1,6 @@
 import type { Services } from "../services.ts";
-import { MethodError, reportError } from "../events/report-error.ts";
+import { reportError } from "../events/report-error.ts";
+import { MethodError } from "./method-error.ts";
 
 // POST /fe/actor/trigger/{method} lands here after the route answered 202. Every method runs
 // off the request path and reports what it could not do on the account's error stream.

@@ -1,7 +1,7 @@
 import { findActor, type ActorRow } from "../actors/index.ts";
 import type { Services } from "../services.ts";
 import type { MethodInput } from "./index.ts";
-import { MethodError } from "../events/report-error.ts";
+import { MethodError } from "./method-error.ts";
 
 // Validation shared by the methods: the payload's actor must be a live actor of the account.
 

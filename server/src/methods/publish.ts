@@ -4,7 +4,7 @@ import { idOf, isObject } from "../activitypub/parse.ts";
 import type { Services } from "../services.ts";
 import type { MethodInput } from "./index.ts";
 import { requireActor, requireData } from "./inputs.ts";
-import { MethodError } from "../events/report-error.ts";
+import { MethodError } from "./method-error.ts";
 
 // publish_object and publish_activity: ids on the actor's origin, stored so they dereference
 // (GET /objects/{uuid}), then sent like send_message.

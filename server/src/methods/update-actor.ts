@@ -5,7 +5,7 @@ import { sendAsActor } from "../delivery/send-as-actor.ts";
 import type { Services } from "../services.ts";
 import type { MethodInput } from "./index.ts";
 import { requireActor } from "./inputs.ts";
-import { MethodError } from "../events/report-error.ts";
+import { MethodError } from "./method-error.ts";
 import { applyIdentifierAction } from "./identifier-actions.ts";
 
 // update_actor {actor, profile?, autoFollow?, actions?}: everything lands in one transaction;
