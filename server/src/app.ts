@@ -7,7 +7,7 @@ import type { SignInThrottle } from "./accounts/index.ts";
 import type { Config } from "./config.ts";
 import { createFeApp } from "./fe/index.ts";
 import { handleInbox } from "./federation/inbox.ts";
-import { handleObjectRequest } from "./objects/objects.ts";
+import { handleObjectRequest } from "./federation/object-route.ts";
 import type { Services } from "./services.ts";
 import { createProxyHandler } from "./web/proxy.ts";
 import { securityHeaders } from "./web/security-headers.ts";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { BusMessage } from "../events/bus.ts";
+import type { BusMessage } from "./bus.ts";
 import { createPostgresBus, type PostgresBus } from "./postgres-bus.ts";
 import { createTestDatabase, type TestDatabase } from "../../test/db/postgres-test-database.ts";
 

@@ -1,3 +1,4 @@
+import { listFollowerInboxes } from "../follows/followers.store.ts";
 import type { Services } from "../services.ts";
 import { reportError } from "../events/report-error.ts";
 import { enqueueDeliveries } from "./queue.ts";
@@ -63,10 +64,7 @@ async function collectInboxes(
   const followersUrl = `${input.actorId}/followers`;
   const inboxes = new Set<string>();
   if (targets.delete(followersUrl)) {
-    const rows = await services.db.all<{ inbox: string; shared_inbox: string | null }>(
-      `SELECT inbox, shared_inbox FROM followers WHERE actor_id = ?`,
-      [input.actorId],
-    );
+    const rows = await listFollowerInboxes(services.db, input.actorId);
     for (const row of rows)
       inboxes.add(isBlind(followersUrl) ? row.inbox : (row.shared_inbox ?? row.inbox));
   }

@@ -20,6 +20,13 @@ export function sendValidationErrors(c: Context, errors: ValidationError[]) {
   return c.json({ detail: errors }, 422);
 }
 
+const pydanticKinds: Record<string, [string, string]> = {
+  record: ["dictionary", "dict"],
+  array: ["list", "list"],
+  boolean: ["boolean", "bool"],
+  number: ["number", "float"],
+};
+
 /** Turns zod issues into FastAPI validation entries under `where` ("body", "query", "path"). */
 export function toValidationErrors(
   issues: z.core.$ZodIssue[],
@@ -44,7 +51,9 @@ export function toValidationErrors(
           type: "model_attributes_type",
         };
       }
-      return { loc, msg: `Input should be a valid ${expected}`, type: `${expected}_type` };
+      // Pydantic's words for JSON's kinds, which FastAPI clients show as they are.
+      const [word, type] = pydanticKinds[expected] ?? [expected, expected];
+      return { loc, msg: `Input should be a valid ${word}`, type: `${type}_type` };
     }
     return { loc, msg: issue.message, type: "value_error" };
   });

@@ -4,6 +4,7 @@
 // The types are imported from the package's types.gen.ts by path: its index also exports the
 // generated client, whose sources (CommonJS-typed .ts) fail our strict ESM type check.
 
+import type { StreamName } from "../events/streams.ts";
 import type {
   ActorInformation,
   CreateActorRequest,
@@ -34,13 +35,13 @@ export type {
   ValidationError,
 };
 
-/** The three streams of `GET /fe/account/stream/{event_type}`. */
-export type StreamName = EventType;
-export const streamNames = [
-  "incoming",
-  "outgoing",
-  "error",
-] as const satisfies readonly StreamName[];
+/** The three streams of `GET /fe/account/stream/{event_type}` (owned by events/). */
+export { streamNames, type StreamName } from "../events/streams.ts";
+// The events module's stream names are exactly cattle_grid's EventType (a type error otherwise).
+type Assert<T extends true> = T;
+export type StreamsAgree = Assert<
+  [StreamName] extends [EventType] ? ([EventType] extends [StreamName] ? true : false) : false
+>;
 
 /** `POST /fe/signin` body and answer. */
 export type SignInRequest = SignInData;

@@ -1,4 +1,9 @@
-import type { ActorRow } from "../actors/index.ts";
+import {
+  insertIdentifier,
+  removeIdentifier,
+  setPrimaryIdentifier,
+  type ActorRow,
+} from "../actors/index.ts";
 import type { Db } from "../db/db.ts";
 import type { Services } from "../services.ts";
 import { MethodError } from "./method-error.ts";
@@ -37,31 +42,11 @@ export async function applyIdentifierAction(
     }
   }
   if (kind === "create_identifier" || kind === "add_identifier") {
-    if (primary)
-      await tx.run(`UPDATE identifiers SET is_primary = 0 WHERE actor_id = ?`, [actor.id]);
-    await tx.run(
-      `INSERT INTO identifiers (identifier, actor_id, is_primary, created_at) VALUES (?, ?, ?, ?)`,
-      [identifier, actor.id, primary ? 1 : 0, Date.now()],
-    );
+    await insertIdentifier(tx, identifier, actor.id, primary);
   } else if (kind === "update_identifier") {
-    const owned = await tx.get(
-      `SELECT 1 AS yes FROM identifiers WHERE identifier = ? AND actor_id = ?`,
-      [identifier, actor.id],
-    );
-    if (!owned)
+    if (!(await setPrimaryIdentifier(tx, identifier, actor.id, primary)))
       throw new MethodError(`update_actor: ${identifier} is not an identifier of ${actor.id}`);
-    if (primary)
-      await tx.run(`UPDATE identifiers SET is_primary = 0 WHERE actor_id = ?`, [actor.id]);
-    await tx.run(`UPDATE identifiers SET is_primary = ? WHERE identifier = ?`, [
-      primary ? 1 : 0,
-      identifier,
-    ]);
-  } else {
-    const { changes } = await tx.run(
-      `DELETE FROM identifiers WHERE identifier = ? AND actor_id = ?`,
-      [identifier, actor.id],
-    );
-    if (changes === 0)
-      throw new MethodError(`update_actor: ${identifier} is not an identifier of ${actor.id}`);
+  } else if (!(await removeIdentifier(tx, identifier, actor.id))) {
+    throw new MethodError(`update_actor: ${identifier} is not an identifier of ${actor.id}`);
   }
 }
