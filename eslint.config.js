@@ -91,6 +91,9 @@ export default tseslint.config(
     plugins: { "import-x": importX },
     settings: {
       // The code imports with explicit .ts extensions; the node resolver finds those files as they are.
+      // Dependencies are parsed as TypeScript too; otherwise no-cycle sees no imports in them.
+      "import-x/parsers": { "@typescript-eslint/parser": [".ts"] },
+      "import-x/extensions": [".ts", ".js", ".mjs"],
       "import-x/resolver-next": [createNodeResolver({ extensions: [".ts", ".js", ".mjs"] })],
     },
     rules: {
