@@ -4,7 +4,8 @@ import { lookupUri } from "../lookup/lookup.ts";
 import { anyMethodBody, findMethod, findOwnActor, runMethod } from "../methods/index.ts";
 import type { Services } from "../services.ts";
 import type { FeEnv } from "./auth.ts";
-import { readJsonBody, sendDetail, sendValidationErrors } from "./errors.ts";
+import { sendDetail, sendValidationErrors } from "./errors.ts";
+import { readJsonBody } from "./read-body.ts";
 
 const lookupBody = z.object({ actorId: z.string(), uri: z.string() });
 

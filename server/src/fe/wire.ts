@@ -48,7 +48,13 @@ export type SignInRequest = SignInData;
 export type SignInResponse = TokenResponse;
 
 /** `GET /fe/account/info`: every field present (cattle_grid leaves methodInformation optional). */
-export type AccountInfo = InformationResponse & { methodInformation: MethodInformationModel[] };
+export type AccountInfo = InformationResponse & { methodInformation: MethodInformation[] };
+
+/** A methodInformation entry; `schema` (JSON Schema of the body beside actor) and `example` are Corral's additions. */
+export type MethodInformation = MethodInformationModel & {
+  schema?: Record<string, unknown>;
+  example?: Record<string, unknown>;
+};
 
 /** `POST /fe/account/create` answers 201 with the actor's ActivityPub document. */
 export type ActorDocument = Record<string, unknown> & { id: string; type: string };
