@@ -1,5 +1,5 @@
 // Composition only: which requests go where. Inbox POSTs → federation/inbox.ts; /fe → the
-// account API; stored objects → federation/objects.ts; ActivityPub GETs (actors, collections,
+// account API; stored objects → federation/object-route.ts; ActivityPub GETs (actors, collections,
 // WebFinger, NodeInfo) → Fedify; the rest → the console.
 
 import { Hono, type Context, type Next } from "hono";
