@@ -1,5 +1,52 @@
 import js from "@eslint/js";
+import { createNodeResolver, importX } from "eslint-plugin-import-x";
 import tseslint from "typescript-eslint";
+
+// The server's layers (docs/adr/0005-server-layers.md): edge -> domain -> db, one way.
+const edge = ["./fe", "./federation", "./web", "./app.ts", "./main.ts", "./cli.ts"];
+const domain = [
+  "accounts",
+  "activitypub",
+  "actors",
+  "delivery",
+  "events",
+  "follows",
+  "lookup",
+  "methods",
+  "objects",
+  "receive",
+];
+const layerZones = [
+  { target: "./fe", from: "./federation", message: "fe/ and federation/ never import each other." },
+  { target: "./federation", from: "./fe", message: "fe/ and federation/ never import each other." },
+  ...domain.map((folder) => ({
+    target: `./${folder}`,
+    from: edge,
+    message: "Domain modules never import the edge (fe/, federation/, web/, app, main, cli).",
+  })),
+  {
+    target: "./db",
+    from: ".",
+    except: ["./db"],
+    message: "db/ imports no domain or edge module.",
+  },
+];
+// SQL and dialect checks belong to db/ and to store modules (`*.store.ts`) alone.
+const sqlOutsideStores = [
+  {
+    selector:
+      "TemplateLiteral[quasis.0.value.raw=/^\\s*(SELECT|INSERT INTO|UPDATE \\w+ SET|DELETE FROM)\\s/]",
+    message: "SQL belongs in db/ or a *.store.ts module.",
+  },
+  {
+    selector: "Literal[value=/^\\s*(SELECT|INSERT INTO|UPDATE \\w+ SET|DELETE FROM)\\s/]",
+    message: "SQL belongs in db/ or a *.store.ts module.",
+  },
+  {
+    selector: "MemberExpression[property.name='dialect']",
+    message: "Only db/ knows SQLite from PostgreSQL.",
+  },
+];
 
 export default tseslint.config(
   {
@@ -38,5 +85,28 @@ export default tseslint.config(
         { argsIgnorePattern: "^_", varsIgnorePattern: "^_" },
       ],
     },
+  },
+  {
+    files: ["server/**/*.ts"],
+    plugins: { "import-x": importX },
+    settings: {
+      // The code imports with explicit .ts extensions; the node resolver finds those files as they are.
+      // Dependencies are parsed as TypeScript too; otherwise no-cycle sees no imports in them.
+      "import-x/parsers": { "@typescript-eslint/parser": [".ts"] },
+      "import-x/extensions": [".ts", ".js", ".mjs"],
+      "import-x/resolver-next": [createNodeResolver({ extensions: [".ts", ".js", ".mjs"] })],
+    },
+    rules: {
+      "import-x/no-cycle": ["error", { ignoreExternal: true }],
+      "import-x/no-restricted-paths": [
+        "error",
+        { basePath: `${import.meta.dirname}/server/src`, zones: layerZones },
+      ],
+    },
+  },
+  {
+    files: ["server/src/**/*.ts"],
+    ignores: ["server/src/db/**", "server/src/**/*.store.ts", "server/src/**/*.test.ts"],
+    rules: { "no-restricted-syntax": ["error", ...sqlOutsideStores] },
   },
 );

@@ -14,7 +14,7 @@ import { parseArgs } from "node:util";
 import { signRequest } from "@fedify/fedify";
 import { createAccount } from "../server/src/accounts/index.ts";
 import { createActor } from "../server/src/actors/index.ts";
-import { loadSigner } from "../server/src/federation/local-keys.ts";
+import { loadSigner } from "../server/src/activitypub/local-keys.ts";
 import { startServer } from "../server/src/main.ts";
 import { execute } from "../server/src/methods/index.ts";
 

@@ -1,5 +1,5 @@
 // Composition only: which requests go where. Inbox POSTs → federation/inbox.ts; /fe → the
-// account API; stored objects → federation/objects.ts; ActivityPub GETs (actors, collections,
+// account API; stored objects → federation/object-route.ts; ActivityPub GETs (actors, collections,
 // WebFinger, NodeInfo) → Fedify; the rest → the console.
 
 import { Hono, type Context, type Next } from "hono";
@@ -7,7 +7,7 @@ import type { SignInThrottle } from "./accounts/index.ts";
 import type { Config } from "./config.ts";
 import { createFeApp } from "./fe/index.ts";
 import { handleInbox } from "./federation/inbox.ts";
-import { handleObjectRequest } from "./federation/objects.ts";
+import { handleObjectRequest } from "./federation/object-route.ts";
 import type { Services } from "./services.ts";
 import { createProxyHandler } from "./web/proxy.ts";
 import { securityHeaders } from "./web/security-headers.ts";

@@ -5,7 +5,6 @@ import { randomBytes } from "node:crypto";
 import { createServer, type RequestListener, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { getRequestListener } from "@hono/node-server";
-import { SqliteKvStore } from "@fedify/sqlite";
 import {
   countAccounts,
   createAccount,
@@ -15,11 +14,11 @@ import {
 import { createApp, createProxyApp } from "./app.ts";
 import { parseConfig, type Config } from "./config.ts";
 import { openDatabase, redactDatabaseUrl, type OpenDatabase } from "./db/open.ts";
-import { createPostgresBus } from "./db/postgres-bus.ts";
-import { PostgresKvStore } from "./db/postgres-kv.ts";
-import { createEventLog, createMemoryBus, type EventBus } from "./events/index.ts";
-import { startDeliveryWorker } from "./federation/delivery.ts";
-import { createCorralFederation } from "./federation/index.ts";
+import type { EventBus } from "./db/bus.ts";
+import { openServerStores } from "./db/services.ts";
+import { createEventLog } from "./events/index.ts";
+import { startDeliveryWorker } from "./delivery/queue.ts";
+import { createCorralFederation, receiveActivity } from "./federation/index.ts";
 import type { BackgroundTasks, Services } from "./services.ts";
 
 export interface RunningServer {
@@ -54,7 +53,7 @@ export async function startServer(input: ServerInput): Promise<RunningServer> {
     const services = await buildServices(config, opened);
     const app = createApp(services, { throttle: throttle ?? createSignInThrottle() });
     handle = getRequestListener(app.fetch);
-    worker = startDeliveryWorker(services);
+    worker = startDeliveryWorker(services, { receive: receiveActivity });
     const running = server;
     return {
       url,
@@ -87,10 +86,7 @@ export async function startProxyServer(
 }
 
 async function buildServices(config: Config, opened: OpenDatabase): Promise<Services> {
-  // SQLite: Fedify's own KV store on the same file, and an in-process bus (one process owns the
-  // file). PostgreSQL: the KV store on the shared pool, and LISTEN/NOTIFY across processes.
-  const kv = opened.sqlite ? new SqliteKvStore(opened.sqlite) : new PostgresKvStore(opened.db);
-  const bus = opened.sqlite ? createMemoryBus() : await createPostgresBus(config.database);
+  const { kv, bus } = await openServerStores(opened, config.database);
   const federation = createCorralFederation({
     kv,
     allowPrivateAddress: config.allowPrivateAddresses,
@@ -117,8 +113,7 @@ function createBackgroundTasks(): BackgroundTasks {
 }
 
 async function closeBus(bus: EventBus) {
-  const closable = bus as EventBus & { close?: () => Promise<void> };
-  await closable.close?.();
+  await bus.close?.();
 }
 
 function listen(server: Server, port: number, host: string): Promise<number> {

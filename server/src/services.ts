@@ -4,7 +4,7 @@
 import type { Federation } from "@fedify/fedify";
 import type { Config } from "./config.ts";
 import type { Db } from "./db/db.ts";
-import type { EventBus } from "./events/bus.ts";
+import type { EventBus } from "./db/bus.ts";
 import type { EventLog } from "./events/event-log.ts";
 
 export interface Services {

@@ -3,7 +3,7 @@
 import { openDatabase, redactDatabaseUrl } from "../db/open.ts";
 import type { Db } from "../db/db.ts";
 import { createAccount, deleteAccount, listAccounts, setPassword } from "./accounts.store.ts";
-import { revokeTokens } from "./tokens.ts";
+import { revokeTokens } from "./tokens.store.ts";
 
 export type AccountCommand =
   | {

@@ -1,6 +1,7 @@
 import type { webcrypto } from "node:crypto";
-import { exportJwk, generateCryptoKeyPair, importJwk } from "@fedify/fedify";
+import { importJwk } from "@fedify/fedify";
 import type { Db } from "../db/db.ts";
+import { findActorKeyColumns } from "./actors.store.ts";
 
 export type CryptoKeyPair = webcrypto.CryptoKeyPair;
 
@@ -9,39 +10,6 @@ export interface ActorKeys {
   rsa: CryptoKeyPair;
   /** Ed25519: object integrity proofs, multikey `{actorId}#ed25519-key`. */
   ed25519: CryptoKeyPair;
-}
-
-export interface ActorKeyColumns {
-  rsa_private_jwk: string;
-  rsa_public_jwk: string;
-  ed25519_private_jwk: string;
-  ed25519_public_jwk: string;
-}
-
-/** Makes the two key pairs of a new actor, as the JWK columns of the actors table. */
-export async function generateActorKeyColumns(): Promise<ActorKeyColumns> {
-  const [rsa, ed25519] = await Promise.all([
-    // Fedify's generateCryptoKeyPair makes 4096-bit RSA keys; 2048 bits is what the fediverse
-    // uses and signs several times faster.
-    crypto.subtle.generateKey(
-      {
-        name: "RSASSA-PKCS1-v1_5",
-        modulusLength: 2048,
-        publicExponent: new Uint8Array([1, 0, 1]),
-        hash: "SHA-256",
-      },
-      true,
-      ["sign", "verify"],
-    ),
-    generateCryptoKeyPair("Ed25519"),
-  ]);
-  const json = async (key: webcrypto.CryptoKey) => JSON.stringify(await exportJwk(key));
-  return {
-    rsa_private_jwk: await json(rsa.privateKey),
-    rsa_public_jwk: await json(rsa.publicKey),
-    ed25519_private_jwk: await json(ed25519.privateKey),
-    ed25519_public_jwk: await json(ed25519.publicKey),
-  };
 }
 
 // Importing an RSA key costs far more than using it; keys never change once made, so each
@@ -63,10 +31,7 @@ export function loadActorKeys(db: Db, actorId: string): Promise<ActorKeys | null
 }
 
 async function importActorKeys(db: Db, actorId: string): Promise<ActorKeys | null> {
-  const row = await db.get<ActorKeyColumns>(
-    `SELECT rsa_private_jwk, rsa_public_jwk, ed25519_private_jwk, ed25519_public_jwk FROM actors WHERE id = ?`,
-    [actorId],
-  );
+  const row = await findActorKeyColumns(db, actorId);
   if (!row) return null;
   const load = (jwk: string, type: "private" | "public") => importJwk(JSON.parse(jwk), type);
   const [rsaPrivate, rsaPublic, edPrivate, edPublic] = await Promise.all([

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { UniqueViolation, type Db } from "../db/db.ts";
-import { generateActorKeyColumns } from "./actor-keys.ts";
+import { findActorIdByIdentifier, insertIdentifier } from "./identifiers.store.ts";
+import { generateActorKeyColumns, type ActorKeyColumns } from "./key-columns.ts";
 import type { ActorProfile } from "./profile.ts";
 
 /** One of our actors, as the rest of the server sees it. */
@@ -18,12 +19,6 @@ export interface ActorRow {
   deletedAt: number | null;
   createdAt: number;
   updatedAt: number;
-}
-
-export interface IdentifierRow {
-  identifier: string;
-  actorId: string;
-  primary: boolean;
 }
 
 interface RawActor {
@@ -71,30 +66,6 @@ export async function listActors(db: Db, accountId: number): Promise<ActorRow[]>
 }
 
 /** The identifiers (acct: URIs and others) of an actor, primary first. */
-export async function listIdentifiers(db: Db, actorId: string): Promise<IdentifierRow[]> {
-  const rows = await db.all<{ identifier: string; actor_id: string; is_primary: number | bigint }>(
-    `SELECT identifier, actor_id, is_primary FROM identifiers WHERE actor_id = ? ORDER BY is_primary DESC, created_at, identifier`,
-    [actorId],
-  );
-  return rows.map((r) => ({
-    identifier: r.identifier,
-    actorId: r.actor_id,
-    primary: Number(r.is_primary) === 1,
-  }));
-}
-
-/** The actor an identifier such as `acct:alice@example.com` names, if it is ours. */
-export async function findActorIdByIdentifier(
-  db: Db,
-  identifier: string,
-): Promise<string | undefined> {
-  const row = await db.get<{ actor_id: string }>(
-    `SELECT actor_id FROM identifiers WHERE identifier = ?`,
-    [identifier],
-  );
-  return row?.actor_id;
-}
-
 /** `acct:handle@host`, where host carries the port unless it is the scheme's default. */
 export function acctUri(handle: string, baseUrl: string): string {
   return `acct:${handle}@${new URL(baseUrl).host}`;
@@ -137,10 +108,7 @@ export async function createActor(
         ],
       );
       if (identifier) {
-        await tx.run(
-          `INSERT INTO identifiers (identifier, actor_id, is_primary, created_at) VALUES (?, ?, 1, ?)`,
-          [identifier, id, now],
-        );
+        await insertIdentifier(tx, identifier, id, true);
       }
     });
   } catch (error) {
@@ -148,4 +116,64 @@ export async function createActor(
     throw error;
   }
   return { ok: true, actor: (await findActor(db, id))! };
+}
+
+/** The actor's key columns (JWK text), or undefined for an unknown actor. */
+export function findActorKeyColumns(db: Db, id: string): Promise<ActorKeyColumns | undefined> {
+  return db.get<ActorKeyColumns>(
+    `SELECT rsa_private_jwk, rsa_public_jwk, ed25519_private_jwk, ed25519_public_jwk FROM actors WHERE id = ?`,
+    [id],
+  );
+}
+
+/** The account owning the actor (null when remote, deleted or unknown). */
+export async function findActorAccountId(db: Db, id: string): Promise<number | null> {
+  const row = await db.get<{ account_id: number | bigint | null }>(
+    `SELECT account_id FROM actors WHERE id = ?`,
+    [id],
+  );
+  return row?.account_id == null ? null : Number(row.account_id);
+}
+
+/** Which of `ids` are live actors of ours. */
+export async function filterLiveActorIds(db: Db, ids: string[]): Promise<string[]> {
+  const found: string[] = [];
+  for (let i = 0; i < ids.length; i += 200) {
+    const chunk = ids.slice(i, i + 200);
+    const rows = await db.all<{ id: string }>(
+      `SELECT id FROM actors WHERE deleted_at IS NULL AND id IN (${chunk.map(() => "?").join(", ")})`,
+      chunk,
+    );
+    found.push(...rows.map((row) => row.id));
+  }
+  return found;
+}
+
+export async function countLiveActors(db: Db): Promise<number> {
+  const row = await db.get<{ n: number | bigint }>(
+    `SELECT COUNT(*) AS n FROM actors WHERE deleted_at IS NULL`,
+  );
+  return Number(row?.n ?? 0);
+}
+
+/** update_actor's changes to the row itself. */
+export async function updateActorRow(
+  db: Db,
+  id: string,
+  change: { name: string; profile: ActorProfile; autoFollow: boolean },
+): Promise<void> {
+  await db.run(
+    `UPDATE actors SET name = ?, profile = ?, auto_follow = ?, updated_at = ? WHERE id = ?`,
+    [change.name, JSON.stringify(change.profile), change.autoFollow ? 1 : 0, Date.now(), id],
+  );
+}
+
+/** delete_actor: a Tombstone from now on, detached from its account. */
+export async function markActorDeleted(db: Db, id: string): Promise<void> {
+  const now = Date.now();
+  await db.run(`UPDATE actors SET deleted_at = ?, account_id = NULL, updated_at = ? WHERE id = ?`, [
+    now,
+    now,
+    id,
+  ]);
 }

@@ -17,7 +17,8 @@ import {
 } from "@fedify/fedify/vocab";
 import type { Db } from "../db/db.ts";
 import { loadActorKeys } from "./actor-keys.ts";
-import { findActor, listIdentifiers, type ActorRow, type IdentifierRow } from "./actors.store.ts";
+import { findActor, type ActorRow } from "./actors.store.ts";
+import { listIdentifiers, type IdentifierRow } from "./identifiers.store.ts";
 import type { ImageRef, UrlJson } from "./profile.ts";
 
 const actorClasses = { Person, Service, Application, Group, Organization };

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { BusMessage } from "../events/bus.ts";
+import type { BusMessage } from "./bus.ts";
 import { createPostgresBus, type PostgresBus } from "./postgres-bus.ts";
-import { createTestDatabase, type TestDatabase } from "./postgres-test-database.ts";
+import { createTestDatabase, type TestDatabase } from "../../test/db/postgres-test-database.ts";
 
 // Each bus has connections of its own, as each server process would: two buses on one
 // database stand for two processes.

@@ -1,4 +1,4 @@
-import type { BusMessage, EventBus } from "../events/bus.ts";
+import type { BusMessage, EventBus } from "./bus.ts";
 import { createSql, probe } from "./postgres.ts";
 
 // The event bus for several processes sharing one PostgreSQL database: publish is a NOTIFY,
@@ -69,7 +69,7 @@ function parseMessage(payload: string): BusMessage | undefined {
       return undefined;
     return {
       accountId: value.accountId,
-      stream: value.stream as BusMessage["stream"],
+      stream: value.stream,
       seq: value.seq,
     };
   } catch {

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "./db.ts";
 import { openDatabase } from "./open.ts";
 import { PostgresKvStore } from "./postgres-kv.ts";
-import { createTestDatabase, type TestDatabase } from "./postgres-test-database.ts";
+import { createTestDatabase, type TestDatabase } from "../../test/db/postgres-test-database.ts";
 
 let database: TestDatabase;
 let db: Db;

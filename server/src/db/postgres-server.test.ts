@@ -7,7 +7,7 @@ import {
   startTestServer,
   type TestServer,
 } from "../../test/server.ts";
-import { createTestDatabase, type TestDatabase } from "./postgres-test-database.ts";
+import { createTestDatabase, type TestDatabase } from "../../test/db/postgres-test-database.ts";
 
 // The /fe API on PostgreSQL, in-process: real servers, real HTTP, one fresh database per test.
 // Two servers on one database stand for two processes sharing the work (server.md §6).

@@ -5,7 +5,7 @@ import { UniqueViolation, type Db } from "./db.ts";
 import { openDatabase } from "./open.ts";
 import { openPostgres } from "./postgres.ts";
 import { translatePlaceholders } from "./postgres-sql.ts";
-import { createTestDatabase, type TestDatabase } from "./postgres-test-database.ts";
+import { createTestDatabase, type TestDatabase } from "../../test/db/postgres-test-database.ts";
 
 // What only PostgreSQL needs: clear failures to connect, savepoints, placeholder rewriting.
 // The behaviour both dialects share is in store.test.ts.

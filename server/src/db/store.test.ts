@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { UniqueViolation, type Db } from "./db.ts";
 import { openDatabase } from "./open.ts";
-import { createTestDatabase, type TestDatabase } from "./postgres-test-database.ts";
+import { createTestDatabase, type TestDatabase } from "../../test/db/postgres-test-database.ts";
 
 // The same behaviour, whichever the dialect: every test here runs on a fresh SQLite file and on
 // a fresh PostgreSQL database.

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { Db } from "../db/db.ts";
 import { openFreshDatabase } from "../../test/fresh.ts";
-import { createMemoryBus, type BusMessage } from "./bus.ts";
+import { createMemoryBus, type BusMessage } from "../db/bus.ts";
 import { createEventLog } from "./event-log.ts";
 
 let db: Db;

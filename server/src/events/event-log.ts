@@ -1,14 +1,15 @@
 // Per account and stream, a numbered, capped history of events. append() stores and announces;
 // readAfter() is what SSE replays and what live subscribers read when the bus tells them to.
 
+import type { BusMessage, EventBus } from "../db/bus.ts";
 import { UniqueViolation, type Db } from "../db/db.ts";
-import type { StreamName } from "../fe/wire.ts";
-import type { BusMessage, EventBus } from "./bus.ts";
+import { insertEvent, lastEventSeq, readEventsAfter, type StoredEvent } from "./events.store.ts";
+import { streamNames, type StreamName } from "./streams.ts";
 
-export interface StoredEvent {
-  seq: number;
-  data: string;
-}
+export type { StoredEvent };
+
+/** A bus message about one of the streams (other names on the bus are not ours and are dropped). */
+export type StreamMessage = BusMessage & { stream: StreamName };
 
 export interface EventLog {
   /** Stores `data` as the next event of the stream, prunes beyond the cap, fans out; returns the seq. */
@@ -22,30 +23,12 @@ export interface EventLog {
   ): Promise<StoredEvent[]>;
   /** The newest seq of a stream, 0 when empty. */
   lastSeq(accountId: number, stream: StreamName): Promise<number>;
-  subscribe(listener: (message: BusMessage) => void): () => void;
+  subscribe(listener: (message: StreamMessage) => void): () => void;
 }
 
 export function createEventLog(db: Db, bus: EventBus, options: { cap: number }): EventLog {
   const insert = (accountId: number, stream: StreamName, json: string) =>
-    db.transaction(async (tx) => {
-      const row = await tx.get<{ seq: number | bigint | null }>(
-        `SELECT MAX(seq) AS seq FROM events WHERE account_id = ? AND stream = ?`,
-        [accountId, stream],
-      );
-      const seq = Number(row?.seq ?? 0) + 1;
-      await tx.run(
-        `INSERT INTO events (account_id, stream, seq, data, created_at) VALUES (?, ?, ?, ?, ?)`,
-        [accountId, stream, seq, json, Date.now()],
-      );
-      if (seq > options.cap) {
-        await tx.run(`DELETE FROM events WHERE account_id = ? AND stream = ? AND seq <= ?`, [
-          accountId,
-          stream,
-          seq - options.cap,
-        ]);
-      }
-      return seq;
-    });
+    insertEvent(db, accountId, stream, json, options.cap);
 
   return {
     async append(accountId, stream, data) {
@@ -62,20 +45,13 @@ export function createEventLog(db: Db, bus: EventBus, options: { cap: number }):
       await bus.publish({ accountId, stream, seq });
       return seq;
     },
-    async readAfter(accountId, stream, afterSeq, limit = 500) {
-      const rows = await db.all<{ seq: number | bigint; data: string }>(
-        `SELECT seq, data FROM events WHERE account_id = ? AND stream = ? AND seq > ? ORDER BY seq LIMIT ?`,
-        [accountId, stream, afterSeq, limit],
-      );
-      return rows.map((row) => ({ seq: Number(row.seq), data: row.data }));
-    },
-    async lastSeq(accountId, stream) {
-      const row = await db.get<{ seq: number | bigint | null }>(
-        `SELECT MAX(seq) AS seq FROM events WHERE account_id = ? AND stream = ?`,
-        [accountId, stream],
-      );
-      return Number(row?.seq ?? 0);
-    },
-    subscribe: (listener) => bus.subscribe(listener),
+    readAfter: (accountId, stream, afterSeq, limit = 500) =>
+      readEventsAfter(db, accountId, stream, afterSeq, limit),
+    lastSeq: (accountId, stream) => lastEventSeq(db, accountId, stream),
+    subscribe: (listener) =>
+      bus.subscribe((message) => {
+        if ((streamNames as readonly string[]).includes(message.stream))
+          listener(message as StreamMessage);
+      }),
   };
 }

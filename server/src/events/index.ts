@@ -1,7 +1,10 @@
-import type { StreamName } from "../fe/wire.ts";
+import type { StreamName } from "./streams.ts";
+import { findActorAccountId } from "../actors/index.ts";
 import type { Services } from "../services.ts";
 
-export { createMemoryBus, type BusMessage, type EventBus } from "./bus.ts";
+export { createMemoryBus, type BusMessage, type EventBus } from "../db/bus.ts";
+export { streamNames, type StreamName } from "./streams.ts";
+export { reportError, type ErrorEvent } from "./report-error.ts";
 export { createEventLog, type EventLog, type StoredEvent } from "./event-log.ts";
 
 /**
@@ -14,10 +17,7 @@ export async function appendEventForActor(
   stream: StreamName,
   data: object,
 ): Promise<number | null> {
-  const row = await services.db.get<{ account_id: number | bigint | null }>(
-    `SELECT account_id FROM actors WHERE id = ?`,
-    [actorId],
-  );
-  if (row?.account_id == null) return null;
-  return services.events.append(Number(row.account_id), stream, data);
+  const accountId = await findActorAccountId(services.db, actorId);
+  if (accountId == null) return null;
+  return services.events.append(accountId, stream, data);
 }

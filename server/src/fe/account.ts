@@ -5,7 +5,8 @@ import { actorDocument, createActor, listActors } from "../actors/index.ts";
 import { methodInformation } from "../methods/catalog.ts";
 import type { Services } from "../services.ts";
 import type { FeEnv } from "./auth.ts";
-import { readJsonBody, sendDetail } from "./errors.ts";
+import { sendDetail } from "./errors.ts";
+import { readJsonBody } from "./read-body.ts";
 import type { AccountInfo } from "./wire.ts";
 import { backendVersion } from "../version.ts";
 

@@ -1,22 +1,16 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import { findActor } from "../actors/index.ts";
-import { lookupUri } from "../federation/lookup.ts";
-import { runMethod } from "../methods/index.ts";
+import { lookupUri } from "../lookup/lookup.ts";
+import { anyMethodBody, findMethod, findOwnActor, runMethod } from "../methods/index.ts";
 import type { Services } from "../services.ts";
 import type { FeEnv } from "./auth.ts";
-import { readJsonBody, sendDetail, sendValidationErrors } from "./errors.ts";
+import { sendDetail, sendValidationErrors } from "./errors.ts";
+import { readJsonBody } from "./read-body.ts";
 
 const lookupBody = z.object({ actorId: z.string(), uri: z.string() });
-const triggerBody = z.looseObject({ actor: z.string() });
 
 /** POST /actor/lookup and POST /actor/trigger/{method}. */
 export function createActorRoutes(services: Services) {
-  const ownsActor = async (accountId: number, actorId: string) => {
-    const actor = await findActor(services.db, actorId);
-    return actor !== undefined && actor.accountId === accountId && !actor.deleted;
-  };
-
   return new Hono<FeEnv>()
     .post("/actor/lookup", async (c) => {
       const timeoutParam = c.req.query("timeout");
@@ -32,7 +26,7 @@ export function createActorRoutes(services: Services) {
       }
       const body = await readJsonBody(c, lookupBody);
       if (!body.ok) return body.response;
-      if (!(await ownsActor(c.get("account").id, body.value.actorId))) {
+      if (!(await findOwnActor(services, c.get("account").id, body.value.actorId)).ok) {
         return sendDetail(c, 400, "actorId is not an actor of this account");
       }
       const result = await lookupUri(services, {
@@ -43,14 +37,16 @@ export function createActorRoutes(services: Services) {
       return c.json(result);
     })
     .post("/actor/trigger/:method", async (c) => {
-      const body = await readJsonBody(c, triggerBody);
+      const method = c.req.param("method");
+      // A known method's body is checked whole before anything runs (422); an unknown method
+      // is cattle_grid's PerformRequest and answered on the error stream, as cattle_grid does.
+      const body = await readJsonBody(c, findMethod(method)?.body ?? anyMethodBody);
       if (!body.ok) return body.response;
       const accountId = c.get("account").id;
-      if (!(await ownsActor(accountId, body.value.actor))) {
-        return sendDetail(c, 400, "actor is not an actor of this account");
-      }
+      const own = await findOwnActor(services, accountId, String(body.value.actor));
+      if (!own.ok) return sendDetail(c, 400, "actor is not an actor of this account");
       // The work happens after the answer; results and failures arrive on the streams.
-      runMethod(services, { accountId, method: c.req.param("method"), body: body.value });
+      runMethod(services, { accountId, method, body: body.value, actor: own.actor });
       return c.json(null, 202);
     });
 }

@@ -20,6 +20,13 @@ export function sendValidationErrors(c: Context, errors: ValidationError[]) {
   return c.json({ detail: errors }, 422);
 }
 
+const pydanticKinds: Record<string, [string, string]> = {
+  record: ["dictionary", "dict"],
+  array: ["list", "list"],
+  boolean: ["boolean", "bool"],
+  number: ["number", "float"],
+};
+
 /** Turns zod issues into FastAPI validation entries under `where` ("body", "query", "path"). */
 export function toValidationErrors(
   issues: z.core.$ZodIssue[],
@@ -44,37 +51,10 @@ export function toValidationErrors(
           type: "model_attributes_type",
         };
       }
-      return { loc, msg: `Input should be a valid ${expected}`, type: `${expected}_type` };
+      // Pydantic's words for JSON's kinds, which FastAPI clients show as they are.
+      const [word, type] = pydanticKinds[expected] ?? [expected, expected];
+      return { loc, msg: `Input should be a valid ${word}`, type: `${type}_type` };
     }
     return { loc, msg: issue.message, type: "value_error" };
   });
-}
-
-export type Parsed<T> = { ok: true; value: T } | { ok: false; response: Response };
-
-/** Reads and validates a JSON body; invalid JSON or shape answers 422 in FastAPI's shape. */
-export async function readJsonBody<T>(c: Context, schema: z.ZodType<T>): Promise<Parsed<T>> {
-  const text = await c.req.text();
-  let input: unknown;
-  try {
-    input = JSON.parse(text);
-  } catch (error) {
-    return {
-      ok: false,
-      response: sendValidationErrors(c, [
-        {
-          loc: ["body", 0],
-          msg: `JSON decode error: ${(error as Error).message}`,
-          type: "json_invalid",
-        },
-      ]),
-    };
-  }
-  const result = schema.safeParse(input);
-  if (!result.success)
-    return {
-      ok: false,
-      response: sendValidationErrors(c, toValidationErrors(result.error.issues, "body", input)),
-    };
-  return { ok: true, value: result.data };
 }

@@ -8,7 +8,7 @@ import { createAccountRoutes } from "./account.ts";
 import { createActorRoutes } from "./actor.ts";
 import { requireAccount, type FeEnv } from "./auth.ts";
 import { sendDetail } from "./errors.ts";
-import { createStreamRoutes } from "./events.ts";
+import { createStreamRoutes } from "./streams.ts";
 import { createSignInRoutes } from "./signin.ts";
 
 export function createFeApp(services: Services, options: { throttle?: SignInThrottle } = {}) {

@@ -8,7 +8,8 @@ import {
   verifyPassword,
 } from "../accounts/index.ts";
 import type { Services } from "../services.ts";
-import { readJsonBody, sendDetail } from "./errors.ts";
+import { sendDetail } from "./errors.ts";
+import { readJsonBody } from "./read-body.ts";
 import type { SignInResponse } from "./wire.ts";
 
 const signInBody = z.object({ name: z.string(), password: z.string() });

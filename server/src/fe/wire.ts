@@ -4,6 +4,7 @@
 // The types are imported from the package's types.gen.ts by path: its index also exports the
 // generated client, whose sources (CommonJS-typed .ts) fail our strict ESM type check.
 
+import type { StreamName } from "../events/streams.ts";
 import type {
   ActorInformation,
   CreateActorRequest,
@@ -34,20 +35,26 @@ export type {
   ValidationError,
 };
 
-/** The three streams of `GET /fe/account/stream/{event_type}`. */
-export type StreamName = EventType;
-export const streamNames = [
-  "incoming",
-  "outgoing",
-  "error",
-] as const satisfies readonly StreamName[];
+/** The three streams of `GET /fe/account/stream/{event_type}` (owned by events/). */
+export { streamNames, type StreamName } from "../events/streams.ts";
+// The events module's stream names are exactly cattle_grid's EventType (a type error otherwise).
+type Assert<T extends true> = T;
+export type StreamsAgree = Assert<
+  [StreamName] extends [EventType] ? ([EventType] extends [StreamName] ? true : false) : false
+>;
 
 /** `POST /fe/signin` body and answer. */
 export type SignInRequest = SignInData;
 export type SignInResponse = TokenResponse;
 
 /** `GET /fe/account/info`: every field present (cattle_grid leaves methodInformation optional). */
-export type AccountInfo = InformationResponse & { methodInformation: MethodInformationModel[] };
+export type AccountInfo = InformationResponse & { methodInformation: MethodInformation[] };
+
+/** A methodInformation entry; `schema` (JSON Schema of the body beside actor) and `example` are Corral's additions. */
+export type MethodInformation = MethodInformationModel & {
+  schema?: Record<string, unknown>;
+  example?: Record<string, unknown>;
+};
 
 /** `POST /fe/account/create` answers 201 with the actor's ActivityPub document. */
 export type ActorDocument = Record<string, unknown> & { id: string; type: string };

@@ -2,6 +2,9 @@
 
 import type { Federation } from "@fedify/fedify";
 import { Activity } from "@fedify/fedify/vocab";
+import { countFollowers, pageFollowers } from "../follows/followers.store.ts";
+import { countFollowing, pageFollowing } from "../follows/following.store.ts";
+import { countActorObjects, pageActorObjects } from "../objects/objects.store.ts";
 import type { Services } from "../services.ts";
 
 const pageSize = 100;
@@ -11,22 +14,13 @@ const offsetOf = (cursor: string) => {
   return Number.isSafeInteger(n) && n >= 0 ? n : 0;
 };
 const nextCursor = (offset: number, got: number) => (got < pageSize ? null : String(offset + got));
-const count = async (services: Services, sql: string, actorId: string) =>
-  Number((await services.db.get<{ n: number | bigint }>(sql, [actorId]))?.n ?? 0);
 
 export function registerCollections(federation: Federation<Services>) {
   federation
     .setFollowersDispatcher("/actor/{identifier}/followers", async (ctx, identifier, cursor) => {
       const actorId = ctx.getActorUri(identifier).href;
       const offset = cursor == null ? 0 : offsetOf(cursor);
-      const rows = await ctx.data.db.all<{
-        follower_id: string;
-        inbox: string;
-        shared_inbox: string | null;
-      }>(
-        `SELECT follower_id, inbox, shared_inbox FROM followers WHERE actor_id = ? ORDER BY created_at, follower_id LIMIT ? OFFSET ?`,
-        [actorId, pageSize, offset],
-      );
+      const rows = await pageFollowers(ctx.data.db, actorId, pageSize, offset);
       return {
         items: rows.map((r) => ({
           id: new URL(r.follower_id),
@@ -36,35 +30,20 @@ export function registerCollections(federation: Federation<Services>) {
         nextCursor: nextCursor(offset, rows.length),
       };
     })
-    .setCounter((ctx, identifier) =>
-      count(
-        ctx.data,
-        `SELECT COUNT(*) AS n FROM followers WHERE actor_id = ?`,
-        ctx.getActorUri(identifier).href,
-      ),
-    )
+    .setCounter((ctx, identifier) => countFollowers(ctx.data.db, ctx.getActorUri(identifier).href))
     .setFirstCursor(() => "0");
 
   federation
     .setFollowingDispatcher("/actor/{identifier}/following", async (ctx, identifier, cursor) => {
       const actorId = ctx.getActorUri(identifier).href;
       const offset = cursor == null ? 0 : offsetOf(cursor);
-      const rows = await ctx.data.db.all<{ target_id: string }>(
-        `SELECT target_id FROM following WHERE actor_id = ? AND accepted = 1 ORDER BY created_at, target_id LIMIT ? OFFSET ?`,
-        [actorId, pageSize, offset],
-      );
+      const rows = await pageFollowing(ctx.data.db, actorId, pageSize, offset);
       return {
-        items: rows.map((r) => new URL(r.target_id)),
+        items: rows.map((id) => new URL(id)),
         nextCursor: nextCursor(offset, rows.length),
       };
     })
-    .setCounter((ctx, identifier) =>
-      count(
-        ctx.data,
-        `SELECT COUNT(*) AS n FROM following WHERE actor_id = ? AND accepted = 1`,
-        ctx.getActorUri(identifier).href,
-      ),
-    )
+    .setCounter((ctx, identifier) => countFollowing(ctx.data.db, ctx.getActorUri(identifier).href))
     .setFirstCursor(() => "0");
 
   // The outbox lists the activities our actor published (publish_activity, publish_object's
@@ -73,13 +52,9 @@ export function registerCollections(federation: Federation<Services>) {
     .setOutboxDispatcher("/actor/{identifier}/outbox", async (ctx, identifier, cursor) => {
       const actorId = ctx.getActorUri(identifier).href;
       const offset = cursor == null ? 0 : offsetOf(cursor);
-      const rows = await ctx.data.db.all<{ data: string }>(
-        `SELECT data FROM objects WHERE actor_id = ? AND deleted_at IS NULL ORDER BY created_at DESC, id LIMIT ? OFFSET ?`,
-        [actorId, pageSize, offset],
-      );
+      const rows = await pageActorObjects(ctx.data.db, actorId, pageSize, offset);
       const items: Activity[] = [];
-      for (const row of rows) {
-        const data = JSON.parse(row.data) as Record<string, unknown>;
+      for (const data of rows) {
         if (data.actor !== actorId) continue;
         try {
           const object = await Activity.fromJsonLd(data, {
@@ -94,11 +69,7 @@ export function registerCollections(federation: Federation<Services>) {
       return { items, nextCursor: nextCursor(offset, rows.length) };
     })
     .setCounter((ctx, identifier) =>
-      count(
-        ctx.data,
-        `SELECT COUNT(*) AS n FROM objects WHERE actor_id = ? AND deleted_at IS NULL`,
-        ctx.getActorUri(identifier).href,
-      ),
+      countActorObjects(ctx.data.db, ctx.getActorUri(identifier).href),
     )
     .setFirstCursor(() => "0");
 }

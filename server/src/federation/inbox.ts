@@ -1,9 +1,8 @@
 import type { Services } from "../services.ts";
-import { handleIncomingFollows } from "./follows.ts";
-import { findLocalActor } from "./local-keys.ts";
-import { idOf, isObject, parseActivityPub } from "./parse.ts";
-import { findAddressedActors } from "./recipients.ts";
-import { verifySigner } from "./verify.ts";
+import { receiveActivity } from "./index.ts";
+import { findLocalActor } from "../activitypub/local-keys.ts";
+import { idOf, isObject } from "../activitypub/parse.ts";
+import { verifySigner } from "../activitypub/verify.ts";
 
 // POST {actorId}/inbox and POST /inbox. The body is read once; the signature (draft-cavage or
 // RFC 9421, told apart by Fedify from the headers) must cover the body's digest and be made with
@@ -40,34 +39,8 @@ export async function handleInbox(
   if (signed.owner !== sender)
     return problem(401, `signed by ${signed.owner}, not by the activity's actor ${sender}`);
 
-  await acceptActivity(services, activity as Record<string, unknown>, sender, actorId);
+  await receiveActivity(services, activity as Record<string, unknown>, sender, actorId);
   return new Response(null, { status: 202 });
-}
-
-/**
- * What happens to an activity whose signature checked out (or that one of our own actors sent
- * to another on this server): an incoming event per addressed actor, then follow bookkeeping.
- */
-export async function acceptActivity(
-  services: Services,
-  raw: Record<string, unknown>,
-  sender: string,
-  actorId: string | null,
-): Promise<void> {
-  const parsed = parseActivityPub(raw);
-  const recipients =
-    actorId !== null ? [actorId] : await findAddressedActors(services, raw, sender);
-  for (const recipient of recipients) {
-    const accountId = (await findLocalActor(services.db, recipient))?.accountId;
-    if (accountId == null) continue;
-    await services.events.append(accountId, "incoming", {
-      actor: recipient,
-      event_type: "incoming",
-      data: { raw, parsed },
-      history_id: null,
-    });
-  }
-  await handleIncomingFollows(services, raw, sender, recipients);
 }
 
 function problem(status: number, detail: string): Response {

@@ -1,7 +1,10 @@
-// Fedify wiring in one readable list. POSTs to inboxes do not come here: app.ts hands them to
-// inbox.ts first (signature checks and the streams are ours, not Fedify's).
+// Fedify wiring, and what our inboxes do, in one readable list. POSTs to inboxes do not go
+// through Fedify: app.ts hands them to inbox.ts (signature checks and the streams are ours).
 
 import { createFederation, type Federation, type KvStore } from "@fedify/fedify";
+import { onAccepted, onDeleted, onFollowed, onRejected, onUndone } from "../follows/incoming.ts";
+import { acceptActivity, type Receive } from "../receive/accept-activity.ts";
+import { InboxHandlers } from "../receive/inbox-handlers.ts";
 import type { Services } from "../services.ts";
 import { registerActorDispatcher } from "./actor-dispatcher.ts";
 import { registerCollections } from "./collections.ts";
@@ -21,3 +24,15 @@ export function createCorralFederation(options: {
   registerNodeInfo(federation); // NodeInfo 2.1
   return federation;
 }
+
+// Every activity reaches the incoming stream of the actors it is for; these types do more.
+export const inboxHandlers = new InboxHandlers()
+  .on("Follow", onFollowed)
+  .on("Undo", onUndone)
+  .on("Accept", onAccepted)
+  .on("Reject", onRejected)
+  .on("Delete", onDeleted);
+
+/** An activity for our inboxes, from the network (inbox.ts) or from our own queue. */
+export const receiveActivity: Receive = (services, raw, sender, actorId) =>
+  acceptActivity(services, inboxHandlers, raw, sender, actorId);

@@ -1,4 +1,6 @@
 import type { Federation } from "@fedify/fedify";
+import { countLiveActors } from "../actors/index.ts";
+import { countLiveObjects } from "../objects/objects.store.ts";
 import { backendVersion } from "../version.ts";
 import type { Services } from "../services.ts";
 
@@ -6,13 +8,12 @@ import type { Services } from "../services.ts";
 export function registerNodeInfo(federation: Federation<Services>) {
   federation.setNodeInfoDispatcher("/nodeinfo/2.1", async (ctx) => {
     const db = ctx.data.db;
-    const n = async (sql: string) => Number((await db.get<{ n: number | bigint }>(sql))?.n ?? 0);
     return {
       software: { name: "corral", version: backendVersion },
       protocols: ["activitypub"],
       usage: {
-        users: { total: await n(`SELECT COUNT(*) AS n FROM actors WHERE deleted_at IS NULL`) },
-        localPosts: await n(`SELECT COUNT(*) AS n FROM objects WHERE deleted_at IS NULL`),
+        users: { total: await countLiveActors(db) },
+        localPosts: await countLiveObjects(db),
         localComments: 0,
       },
       openRegistrations: false,

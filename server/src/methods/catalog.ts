@@ -1,42 +1,94 @@
-import type { MethodInformationModel } from "../fe/wire.ts";
+import { z } from "zod";
+import * as bodies from "./schemas.ts";
+import type { Services } from "../services.ts";
+import type { MethodCall } from "./method-call.ts";
 
-// What GET /fe/account/info lists as methodInformation, in cattle_grid's order. The exchange
-// methods are cattle_grid's `cattle_grid.exchange`; ours carry the module name `corral`.
+// Every method: what GET /fe/account/info lists as methodInformation, in cattle_grid's order
+// (the exchange methods are cattle_grid's `cattle_grid.exchange`; ours carry the module name
+// `corral`), the body it takes, and where it runs (loaded on first use, so the routes stay cheap).
 
-export const methodInformation: MethodInformationModel[] = [
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each method narrows its params
+type Run = (services: Services, call: MethodCall<any>) => Promise<void>;
+
+interface Entry {
+  routing_key: string;
+  description: string;
+  /** The whole body, actor included: checked before the method runs. */
+  body: z.ZodType<Record<string, unknown>>;
+  /** The body beside actor, published as JSON Schema. */
+  fields: z.ZodType;
+  /** A body that passes, without actor. */
+  example: Record<string, unknown>;
+  load: () => Promise<Run>;
+}
+
+const note = {
+  type: "Note",
+  content: "Hello",
+  to: ["https://www.w3.org/ns/activitystreams#Public"],
+};
+
+export const methods: Entry[] = [
   {
     routing_key: "send_message",
-    module: "corral",
     description:
       "Delivers data exactly as given to every inbox its to, cc, bto, bcc and audience name (followers expanded), signed as actor.",
-    replies: false,
+    body: bodies.sendMessageBody,
+    fields: bodies.sendMessageFields,
+    example: { data: { type: "Follow", object: "https://remote.example/users/bob" } },
+    load: async () => (await import("./send-message.ts")).sendMessage,
   },
   {
     routing_key: "update_actor",
-    module: "corral",
     description:
       "Merges profile into the actor, sets autoFollow, runs actions (rename, property values, urls, identifiers); sends Update to followers when the public document changed.",
-    replies: false,
+    body: bodies.updateActorBody,
+    fields: bodies.updateActorFields,
+    example: {
+      profile: { summary: "Hello" },
+      autoFollow: true,
+      actions: [{ action: "update_property_value", key: "Website", value: "https://example.com" }],
+    },
+    load: async () => (await import("./update-actor.ts")).updateActor,
   },
   {
     routing_key: "delete_actor",
-    module: "corral",
     description:
       "Sends Delete to the followers, removes the actor from the account and serves a Tombstone afterwards.",
-    replies: false,
+    body: bodies.deleteActorBody,
+    fields: bodies.deleteActorFields,
+    example: {},
+    load: async () => (await import("./delete-actor.ts")).deleteActor,
   },
   {
     routing_key: "publish_activity",
-    module: "corral",
     description:
       "Assigns an id to data (an activity by actor), stores it so it dereferences, and sends it like send_message.",
-    replies: false,
+    body: bodies.publishActivityBody,
+    fields: bodies.publishActivityFields,
+    example: { data: { type: "Create", object: note, to: note.to } },
+    load: async () => (await import("./publish.ts")).publishActivity,
   },
   {
     routing_key: "publish_object",
-    module: "corral",
     description:
       "Assigns an id to data (an object), stores it, wraps it in a Create by actor and sends it like send_message.",
-    replies: false,
+    body: bodies.publishObjectBody,
+    fields: bodies.publishObjectFields,
+    example: { data: note },
+    load: async () => (await import("./publish.ts")).publishObject,
   },
 ];
+
+export const methodInformation = methods.map((entry) => ({
+  routing_key: entry.routing_key,
+  module: "corral",
+  description: entry.description,
+  replies: false,
+  schema: z.toJSONSchema(entry.fields) as Record<string, unknown>,
+  example: entry.example,
+}));
+
+export function findMethod(name: string): Entry | undefined {
+  return methods.find((entry) => entry.routing_key === name);
+}

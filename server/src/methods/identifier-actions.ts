@@ -1,11 +1,17 @@
-import type { ActorRow } from "../actors/index.ts";
+import {
+  insertIdentifier,
+  removeIdentifier,
+  setPrimaryIdentifier,
+  type ActorRow,
+} from "../actors/index.ts";
 import type { Db } from "../db/db.ts";
 import type { Services } from "../services.ts";
-import { MethodError } from "./report.ts";
+import { MethodError } from "./method-error.ts";
 
 // update_actor's identifier actions. create_identifier makes a new acct: URI on one of our hosts;
 // add_identifier records any identifier (a URL, a did:) as the actor's; update_identifier changes
-// which is primary; remove_identifier drops one.
+// which is primary; remove_identifier drops one. What remains to check here depends on the
+// server (its hosts) and the database (whose identifier it is).
 
 type Action = Record<string, unknown> & { action?: unknown };
 
@@ -15,17 +21,9 @@ export async function applyIdentifierAction(
   actor: ActorRow,
   action: Action,
 ): Promise<void> {
-  const kind = action?.action;
-  const identifier = typeof action?.identifier === "string" ? action.identifier.trim() : "";
-  if (
-    !["create_identifier", "add_identifier", "update_identifier", "remove_identifier"].includes(
-      String(kind),
-    )
-  ) {
-    throw new MethodError(`update_actor: unknown action ${JSON.stringify(kind ?? null)}`);
-  }
-  if (!identifier)
-    throw new MethodError(`update_actor: action ${String(kind)} needs "identifier" as a string`);
+  // schemas.ts checked the kind and that identifier is a non-empty string.
+  const kind = action.action;
+  const identifier = String(action.identifier).trim();
   const primary = action.primary === true;
   if (kind === "create_identifier") {
     const match = /^acct:([^@\s]+)@([^@\s]+)$/.exec(identifier);
@@ -37,31 +35,11 @@ export async function applyIdentifierAction(
     }
   }
   if (kind === "create_identifier" || kind === "add_identifier") {
-    if (primary)
-      await tx.run(`UPDATE identifiers SET is_primary = 0 WHERE actor_id = ?`, [actor.id]);
-    await tx.run(
-      `INSERT INTO identifiers (identifier, actor_id, is_primary, created_at) VALUES (?, ?, ?, ?)`,
-      [identifier, actor.id, primary ? 1 : 0, Date.now()],
-    );
+    await insertIdentifier(tx, identifier, actor.id, primary);
   } else if (kind === "update_identifier") {
-    const owned = await tx.get(
-      `SELECT 1 AS yes FROM identifiers WHERE identifier = ? AND actor_id = ?`,
-      [identifier, actor.id],
-    );
-    if (!owned)
+    if (!(await setPrimaryIdentifier(tx, identifier, actor.id, primary)))
       throw new MethodError(`update_actor: ${identifier} is not an identifier of ${actor.id}`);
-    if (primary)
-      await tx.run(`UPDATE identifiers SET is_primary = 0 WHERE actor_id = ?`, [actor.id]);
-    await tx.run(`UPDATE identifiers SET is_primary = ? WHERE identifier = ?`, [
-      primary ? 1 : 0,
-      identifier,
-    ]);
-  } else {
-    const { changes } = await tx.run(
-      `DELETE FROM identifiers WHERE identifier = ? AND actor_id = ?`,
-      [identifier, actor.id],
-    );
-    if (changes === 0)
-      throw new MethodError(`update_actor: ${identifier} is not an identifier of ${actor.id}`);
+  } else if (!(await removeIdentifier(tx, identifier, actor.id))) {
+    throw new MethodError(`update_actor: ${identifier} is not an identifier of ${actor.id}`);
   }
 }

@@ -1,25 +1,36 @@
+import { findActor, type ActorRow } from "../actors/index.ts";
+import { reportError } from "../events/report-error.ts";
 import type { Services } from "../services.ts";
-import { MethodError, reportError } from "./report.ts";
+import { findMethod, methods } from "./catalog.ts";
+import { MethodError } from "./method-error.ts";
 
-// POST /fe/actor/trigger/{method} lands here after the route answered 202. Every method runs
-// off the request path and reports what it could not do on the account's error stream.
+// POST /fe/actor/trigger/{method} checks the body against the method's schema (catalog.ts) and
+// the actor, answers 202 and lands here. Every method runs off the request path and reports
+// what it could not do on the account's error stream.
+
+export { anyMethodBody } from "./schemas.ts";
+export { findMethod } from "./catalog.ts";
 
 export interface MethodInput {
   accountId: number;
   method: string;
   body: Record<string, unknown>;
+  /** The account's actor named by body.actor, when the caller (the /fe edge) checked it already. */
+  actor?: ActorRow;
 }
 
-type Method = (services: Services, input: MethodInput) => Promise<void>;
-
-// Loaded on first use, so that importing the runner stays cheap for the routes.
-const methods = new Map<string, () => Promise<Method>>([
-  ["send_message", async () => (await import("./send-message.ts")).sendMessage],
-  ["update_actor", async () => (await import("./update-actor.ts")).updateActor],
-  ["delete_actor", async () => (await import("./delete-actor.ts")).deleteActor],
-  ["publish_activity", async () => (await import("./publish.ts")).publishActivity],
-  ["publish_object", async () => (await import("./publish.ts")).publishObject],
-]);
+/** The account's live actor `actorId`, or why it is not one. */
+export async function findOwnActor(
+  services: Services,
+  accountId: number,
+  actorId: string,
+): Promise<{ ok: true; actor: ActorRow } | { ok: false; reason: string }> {
+  const actor = await findActor(services.db, actorId);
+  if (!actor || actor.accountId !== accountId)
+    return { ok: false, reason: `${actorId} is not one of your actors` };
+  if (actor.deleted) return { ok: false, reason: `${actorId} was deleted` };
+  return { ok: true, actor };
+}
 
 /** Runs a method in the background; never throws. Tracked, so closing the server waits for it. */
 export function runMethod(services: Services, input: MethodInput): void {
@@ -30,14 +41,24 @@ export function runMethod(services: Services, input: MethodInput): void {
 /** Runs a method and resolves once it is done (tests and the demo await this). */
 export async function execute(services: Services, input: MethodInput): Promise<void> {
   try {
-    const load = methods.get(input.method);
-    if (!load)
+    const entry = findMethod(input.method);
+    if (!entry)
       throw new MethodError(
         `unknown method "${input.method}"`,
-        `known methods: ${[...methods.keys()].join(", ")}`,
+        `known methods: ${methods.map((m) => m.routing_key).join(", ")}`,
       );
-    const method = await load();
-    await method(services, input);
+    // The edge checked the body already; callers inside the process (demo, tests) did not.
+    const parsed = entry.body.safeParse(input.body);
+    if (!parsed.success)
+      throw new MethodError(...parsed.error.issues.map((i) => `${input.method}: ${i.message}`));
+    let actor = input.actor;
+    if (!actor) {
+      const own = await findOwnActor(services, input.accountId, String(input.body.actor));
+      if (!own.ok) throw new MethodError(`${input.method}: ${own.reason}`);
+      actor = own.actor;
+    }
+    const run = await entry.load();
+    await run(services, { ...input, params: parsed.data, actor });
   } catch (error) {
     const lines =
       error instanceof MethodError

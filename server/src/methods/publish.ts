@@ -1,10 +1,8 @@
-import { hideBlindCopies, mintObjectId, storeObject } from "../federation/objects.ts";
-import { sendAsActor } from "../federation/outbox.ts";
-import { idOf, isObject } from "../federation/parse.ts";
+import { hideBlindCopies, mintObjectId, storeObject } from "../objects/objects.ts";
+import { sendAsActor } from "../delivery/send-as-actor.ts";
+import { isObject } from "../activitypub/parse.ts";
 import type { Services } from "../services.ts";
-import type { MethodInput } from "./index.ts";
-import { requireActor, requireData } from "./inputs.ts";
-import { MethodError } from "./report.ts";
+import type { MethodCall } from "./method-call.ts";
 
 // publish_object and publish_activity: ids on the actor's origin, stored so they dereference
 // (GET /objects/{uuid}), then sent like send_message.
@@ -12,14 +10,15 @@ import { MethodError } from "./report.ts";
 const AS_CONTEXT = "https://www.w3.org/ns/activitystreams";
 const AUDIENCE_KEYS = ["to", "cc", "bto", "bcc", "audience"] as const;
 
+/** Checked by schemas.ts: data has no id and a type (and, for an activity, actor as its actor). */
+type Publish = MethodCall<{ data: Record<string, unknown> }>;
+
 /** publish_object {actor, data}: data (without id) wrapped in a Create. */
-export async function publishObject(services: Services, input: MethodInput): Promise<void> {
-  const actor = await requireActor(services, input);
-  const data = requireData(input);
-  if (data.id !== undefined)
-    throw new MethodError(`${input.method}: "data" must not have an id; the server assigns it`);
-  if (typeof data.type !== "string")
-    throw new MethodError(`${input.method}: "data.type" is missing`);
+export async function publishObject(services: Services, input: Publish): Promise<void> {
+  const {
+    actor,
+    params: { data },
+  } = input;
   const object = withId(data, mintObjectId(actor.id), actor.id);
   const create: Record<string, unknown> = {
     "@context": object["@context"] ?? AS_CONTEXT,
@@ -41,15 +40,11 @@ export async function publishObject(services: Services, input: MethodInput): Pro
 }
 
 /** publish_activity {actor, data}: data (without id, data.actor = actor) given an id. */
-export async function publishActivity(services: Services, input: MethodInput): Promise<void> {
-  const actor = await requireActor(services, input);
-  const data = requireData(input);
-  if (data.id !== undefined)
-    throw new MethodError(`${input.method}: "data" must not have an id; the server assigns it`);
-  if (typeof data.type !== "string")
-    throw new MethodError(`${input.method}: "data.type" is missing`);
-  if (idOf(data.actor) !== actor.id)
-    throw new MethodError(`${input.method}: "data.actor" must be ${actor.id}`);
+export async function publishActivity(services: Services, input: Publish): Promise<void> {
+  const {
+    actor,
+    params: { data },
+  } = input;
   const activity: Record<string, unknown> = {
     "@context": data["@context"] ?? AS_CONTEXT,
     id: mintObjectId(actor.id),

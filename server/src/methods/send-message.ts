@@ -1,17 +1,17 @@
-import { sendAsActor } from "../federation/outbox.ts";
+import { sendAsActor } from "../delivery/send-as-actor.ts";
 import type { Services } from "../services.ts";
-import type { MethodInput } from "./index.ts";
-import { requireActor, requireData } from "./inputs.ts";
+import type { MethodCall } from "./method-call.ts";
 
 /** send_message {actor, data}: delivers data as given, signed as actor. */
-export async function sendMessage(services: Services, input: MethodInput): Promise<void> {
-  const actor = await requireActor(services, input);
-  const data = requireData(input);
+export async function sendMessage(
+  services: Services,
+  call: MethodCall<{ data: Record<string, unknown> }>,
+): Promise<void> {
   await sendAsActor(services, {
-    accountId: input.accountId,
-    actorId: actor.id,
-    data,
-    routingKey: input.method,
-    original: input.body,
+    accountId: call.accountId,
+    actorId: call.actor.id,
+    data: call.params.data,
+    routingKey: call.method,
+    original: call.body,
   });
 }

@@ -1,11 +1,15 @@
-import { actorDocument, type ActorProfile, type ActorRow } from "../actors/index.ts";
+import {
+  actorDocument,
+  updateActorRow,
+  type ActorProfile,
+  type ActorRow,
+} from "../actors/index.ts";
 import { UniqueViolation } from "../db/db.ts";
-import { mintObjectId, storeObject } from "../federation/objects.ts";
-import { sendAsActor } from "../federation/outbox.ts";
+import { mintObjectId, storeObject } from "../objects/objects.ts";
+import { sendAsActor } from "../delivery/send-as-actor.ts";
 import type { Services } from "../services.ts";
-import type { MethodInput } from "./index.ts";
-import { requireActor } from "./inputs.ts";
-import { MethodError } from "./report.ts";
+import type { MethodCall } from "./method-call.ts";
+import { MethodError } from "./method-error.ts";
 import { applyIdentifierAction } from "./identifier-actions.ts";
 
 // update_actor {actor, profile?, autoFollow?, actions?}: everything lands in one transaction;
@@ -13,19 +17,11 @@ import { applyIdentifierAction } from "./identifier-actions.ts";
 
 type Action = Record<string, unknown> & { action?: unknown };
 
-export async function updateActor(services: Services, input: MethodInput): Promise<void> {
-  const actor = await requireActor(services, input);
-  const { profile, autoFollow, actions } = input.body;
-  if (
-    profile !== undefined &&
-    (typeof profile !== "object" || profile === null || Array.isArray(profile))
-  ) {
-    throw new MethodError(`${input.method}: "profile" must be a JSON object`);
-  }
-  if (autoFollow !== undefined && typeof autoFollow !== "boolean")
-    throw new MethodError(`${input.method}: "autoFollow" must be true or false`);
-  if (actions !== undefined && !Array.isArray(actions))
-    throw new MethodError(`${input.method}: "actions" must be a list`);
+type Params = { profile?: Record<string, unknown>; autoFollow?: boolean; actions?: unknown[] };
+
+export async function updateActor(services: Services, input: MethodCall<Params>): Promise<void> {
+  const { actor } = input;
+  const { profile, autoFollow, actions } = input.params;
 
   const before = JSON.stringify(await actorDocument(services.db, actor.id));
   const next: ActorProfile = structuredClone({
@@ -40,16 +36,11 @@ export async function updateActor(services: Services, input: MethodInput): Promi
         else if (!applyProfileAction(next, action))
           await applyIdentifierAction(tx, services, actor, action);
       }
-      await tx.run(
-        `UPDATE actors SET name = ?, profile = ?, auto_follow = ?, updated_at = ? WHERE id = ?`,
-        [
-          name,
-          JSON.stringify(next),
-          autoFollow === undefined ? (actor.autoFollow ? 1 : 0) : autoFollow ? 1 : 0,
-          Date.now(),
-          actor.id,
-        ],
-      );
+      await updateActorRow(tx, actor.id, {
+        name,
+        profile: next,
+        autoFollow: autoFollow ?? actor.autoFollow,
+      });
     })
     .catch((error) => {
       if (error instanceof UniqueViolation)
@@ -63,7 +54,7 @@ export async function updateActor(services: Services, input: MethodInput): Promi
 
 async function sendUpdate(
   services: Services,
-  input: MethodInput,
+  input: MethodCall<Params>,
   actor: ActorRow,
   document: Record<string, unknown>,
 ) {
@@ -125,12 +116,7 @@ function applyProfileAction(profile: ActorProfile, action: Action): boolean {
   }
 }
 
-export function requireString(action: Action, key: string): string {
-  const value = action[key];
-  if (typeof value !== "string" || value === "") {
-    throw new MethodError(
-      `update_actor: action ${String(action?.action)} needs "${key}" as a string`,
-    );
-  }
-  return value;
+/** A string field of an action; schemas.ts checked that it is one. */
+function requireString(action: Action, key: string): string {
+  return String(action[key]);
 }

@@ -1,6 +1,6 @@
 import { signRequest } from "@fedify/fedify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadSigner } from "../../src/federation/local-keys.ts";
+import { loadSigner } from "../../src/activitypub/local-keys.ts";
 import { addActor, readEvents, startTestServer, waitForEvent, type TestServer } from "./servers.ts";
 
 // Two real servers; requests signed with real actor keys from one, posted to the other's inbox.

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { lookupUri } from "../../src/federation/lookup.ts";
+import { lookupUri } from "../../src/lookup/lookup.ts";
 import { addActor, startTestServer, waitForEvent, type TestServer } from "./servers.ts";
 
 let a: TestServer;

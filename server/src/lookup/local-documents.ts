@@ -1,22 +1,9 @@
 import { actorDocument, findActor } from "../actors/index.ts";
 import type { Services } from "../services.ts";
-import { loadStoredObject, readStoredObjectAs } from "./objects.ts";
+import { loadStoredObject, readStoredObjectAs } from "../objects/objects.ts";
 
 // Documents this server hosts, answered without a network round trip: stored objects from the
 // objects table, everything else (actors, collections) through our own Fedify router in-process.
-
-/** The origins (scheme://host:port) this server hosts actors on. */
-export function listOurOrigins(services: Services): string[] {
-  return services.config.baseUrls.map((url) => new URL(url).origin);
-}
-
-export function isOurs(services: Services, uri: string): boolean {
-  try {
-    return listOurOrigins(services).includes(new URL(uri).origin);
-  } catch {
-    return false;
-  }
-}
 
 export type LocalDocument = { found: true; document: unknown } | { found: false; reason: string };
 

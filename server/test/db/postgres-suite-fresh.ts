@@ -4,7 +4,7 @@
 
 import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { openDatabase } from "./open.ts";
+import { openDatabase } from "../../src/db/open.ts";
 import { TEST_POSTGRES_ADMIN_URL } from "./postgres-test-database.ts";
 
 export function freshDatabaseUrl(): string {

@@ -1,7 +1,9 @@
+import { idOf, idsOf } from "../activitypub/parse.ts";
+import { resolveInboxes } from "../delivery/remote-inboxes.ts";
 import type { Services } from "../services.ts";
-import { addFollower, describeActivity, innerType } from "./follow-records.ts";
-import { idOf, idsOf } from "./parse.ts";
-import { resolveInboxes } from "./remote-actors.ts";
+import { describeActivity, isAboutFollow } from "./follow-records.ts";
+import { addFollower, removeFollower } from "./followers.store.ts";
+import { addFollowing, removeFollowingOf } from "./following.store.ts";
 
 // Follows our actors send themselves (send_message, publish_activity): a Follow starts a pending
 // following row; an Accept or Reject of a Follow adds or removes a follower; Undo Follow ends one.
@@ -18,27 +20,17 @@ export async function recordOutgoingFollows(
   if (type === "Follow") {
     const target = idOf(data.object);
     if (!target) return;
-    await services.db.run(
-      `INSERT INTO following (actor_id, target_id, follow_id, accepted, created_at) VALUES (?, ?, ?, 0, ?)
-       ON CONFLICT (actor_id, target_id) DO UPDATE SET follow_id = excluded.follow_id`,
-      [actorId, target, idOf(data.id) ?? null, Date.now()],
-    );
-  } else if (
-    (type === "Accept" || type === "Reject") &&
-    (inner === undefined || innerType(inner) === "Follow")
-  ) {
+    await addFollowing(services.db, actorId, target, idOf(data.id) ?? null);
+  } else if ((type === "Accept" || type === "Reject") && isAboutFollow(data)) {
     const follower = idOf(inner?.actor) ?? idsOf(data.to)[0];
     if (!follower) return;
     if (type === "Reject") {
-      await services.db.run(`DELETE FROM followers WHERE actor_id = ? AND follower_id = ?`, [
-        actorId,
-        follower,
-      ]);
+      await removeFollower(services.db, actorId, follower);
     } else {
       const inboxes = await resolveInboxes(services, actorId, follower);
       if (!inboxes.ok) throw new Error(`could not record follower ${follower}: ${inboxes.reason}`);
       await addFollower(
-        services,
+        services.db,
         actorId,
         follower,
         inboxes.inbox,
@@ -46,10 +38,7 @@ export async function recordOutgoingFollows(
         innerId ?? null,
       );
     }
-  } else if (type === "Undo" && (inner === undefined || innerType(inner) === "Follow")) {
-    await services.db.run(
-      `DELETE FROM following WHERE actor_id = ? AND (target_id = ? OR follow_id = ?)`,
-      [actorId, idOf(inner?.object) ?? "", innerId ?? ""],
-    );
+  } else if (type === "Undo" && isAboutFollow(data)) {
+    await removeFollowingOf(services.db, actorId, idOf(inner?.object) ?? "", innerId ?? "");
   }
 }

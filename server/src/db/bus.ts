@@ -1,13 +1,12 @@
 // Live fan-out of "a new event was stored". The message only names the event; subscribers read
-// the event itself from the store, so a bus never has to carry or order data. The in-process bus
-// here serves one process; server/src/db/postgres-bus.ts implements the same interface with
-// LISTEN/NOTIFY so that several processes sharing one database see each other's events.
-
-import type { StreamName } from "../fe/wire.ts";
+// the event itself from the store, so a bus never has to carry or order data. db/ opens the bus
+// that fits the database: in-process for SQLite (one process owns the file), LISTEN/NOTIFY for
+// PostgreSQL (several processes share it).
 
 export interface BusMessage {
   accountId: number;
-  stream: StreamName;
+  /** The stream's name (events/streams.ts); the bus does not care which. */
+  stream: string;
   seq: number;
 }
 
@@ -15,6 +14,8 @@ export interface EventBus {
   publish(message: BusMessage): Promise<void>;
   /** Calls `listener` for every message published from now on; returns the unsubscribe. */
   subscribe(listener: (message: BusMessage) => void): () => void;
+  /** Releases connections, where the bus has any. */
+  close?(): Promise<void>;
 }
 
 /** A bus for a single process. */

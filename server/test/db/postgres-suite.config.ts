@@ -2,7 +2,7 @@ import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
 // The whole server suite on PostgreSQL instead of SQLite:
-//   npx vitest run --config server/src/db/postgres-suite.config.ts
+//   npx vitest run --config server/test/db/postgres-suite.config.ts
 // Every test's "fresh database" (server/test/fresh.ts) becomes a fresh PostgreSQL database;
 // nothing else changes. The db/ tests are left out: they cover both dialects already.
 

@@ -1,5 +1,7 @@
 import type { Services } from "../services.ts";
 
+// The error stream's writer: every part that fails on behalf of an account reports here.
+
 // cattle_grid's ErrorMessage, plus our own fields where they help (inbox, status, attempt, …).
 export interface ErrorEvent {
   message: string[];
@@ -29,15 +31,5 @@ export async function reportError(
     console.error(
       `could not record an error event for account ${accountId}: ${(error as Error).message}`,
     );
-  }
-}
-
-/** A method's failure that should reach the operator as a readable message, not a stack trace. */
-export class MethodError extends Error {
-  readonly lines: string[];
-  constructor(...lines: string[]) {
-    super(lines.join(" "));
-    this.name = "MethodError";
-    this.lines = lines;
   }
 }

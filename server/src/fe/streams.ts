@@ -25,7 +25,7 @@ export function createStreamRoutes(services: Services) {
       ]);
     }
     const lastEventId = Number.parseInt(c.req.header("last-event-id") ?? "", 10);
-    const body = openEventStream(services, c.get("account").id, stream as StreamName, {
+    const body = openSseStream(services, c.get("account").id, stream as StreamName, {
       after: Number.isSafeInteger(lastEventId) && lastEventId >= 0 ? lastEventId : null,
       signal: c.req.raw.signal,
     });
@@ -44,7 +44,7 @@ export function createStreamRoutes(services: Services) {
  * The frames of one subscriber. `after` is the Last-Event-ID; null means "only what happens from
  * now on", as cattle_grid does for a first connection (we also say which id "now" is).
  */
-export function openEventStream(
+export function openSseStream(
   services: Services,
   accountId: number,
   stream: StreamName,

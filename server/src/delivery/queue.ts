@@ -1,6 +1,12 @@
 import type { Services } from "../services.ts";
-import { attemptDelivery, type Outcome } from "./delivery-attempt.ts";
-import { claimDue, recordOutcomes } from "./delivery-store.ts";
+import {
+  claimDue,
+  insertDeliveries,
+  recordOutcomes,
+  type DeliveryRow,
+} from "../db/deliveries.store.ts";
+import type { Receive } from "../receive/accept-activity.ts";
+import { attemptDelivery, type Outcome } from "./attempt.ts";
 
 // Our own durable delivery queue on the `deliveries` table (see docs/adr/0001-own-delivery-queue.md):
 // rows are claimed atomically (UPDATE … WHERE locked_until < now … RETURNING), so several
@@ -18,20 +24,13 @@ export interface DeliveryJob {
   original: string;
 }
 
-export interface DeliveryRow {
-  id: number;
-  actor_id: string;
-  account_id: number | null;
-  inbox: string;
-  body: string;
-  routing_key: string;
-  original: string;
-  attempt: number;
-}
+export type { DeliveryRow };
 
 export interface WorkerOptions {
   concurrency?: number;
   pollMs?: number;
+  /** How an activity for an inbox on this server is received (given at wiring time: main.ts). */
+  receive?: Receive;
 }
 
 const wakers = new WeakMap<Services, () => void>();
@@ -39,16 +38,10 @@ const wakers = new WeakMap<Services, () => void>();
 /** Queues one POST of `body` per inbox, durably, and wakes this process's worker. */
 export async function enqueueDeliveries(services: Services, job: DeliveryJob): Promise<void> {
   if (job.inboxes.length === 0) return;
-  const now = Date.now();
-  await services.db.transaction(async (tx) => {
-    for (const inbox of job.inboxes) {
-      await tx.run(
-        `INSERT INTO deliveries (actor_id, account_id, inbox, body, routing_key, original, attempt, next_attempt_at, locked_until, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, 0, ?, 0, ?)`,
-        [job.actorId, job.accountId, inbox, job.body, job.routingKey, job.original, now, now],
-      );
-    }
-  });
+  await insertDeliveries(
+    services.db,
+    job.inboxes.map((inbox) => ({ ...job, inbox })),
+  );
   wakers.get(services)?.();
 }
 
@@ -91,7 +84,13 @@ export function startDeliveryWorker(
     const group = pending;
     pending = [];
     flushing = flushing
-      .then(() => recordOutcomes(services, group))
+      .then(() =>
+        recordOutcomes(
+          services.db,
+          group.filter((o) => o.kind !== "retry").map((o) => o.id),
+          group.filter((o) => o.kind === "retry"),
+        ),
+      )
       .catch((error) =>
         console.error(
           `delivery queue: could not record ${group.length} outcomes: ${(error as Error).message}`,
@@ -115,14 +114,14 @@ export function startDeliveryWorker(
       let claimed: DeliveryRow[] = [];
       if (room > 0) {
         try {
-          claimed = await claimDue(services, room);
+          claimed = await claimDue(services.db, room);
         } catch (error) {
           console.error(`delivery queue: claim failed: ${(error as Error).message}`);
         }
       }
       for (const row of claimed) {
         inFlight++;
-        void attemptDelivery(services, row).then(settle);
+        void attemptDelivery(services, row, options.receive).then(settle);
       }
       if (claimed.length > 0 && claimed.length === room) continue;
       await waitForWork();

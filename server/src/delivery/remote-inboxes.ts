@@ -1,9 +1,9 @@
 import { actorUris, findActor } from "../actors/index.ts";
 import type { Services } from "../services.ts";
-import { isOurs } from "./local-documents.ts";
-import { loadSigner } from "./local-keys.ts";
-import { idOf, isObject } from "./parse.ts";
-import { signedGet } from "./signing.ts";
+import { isOurs } from "../activitypub/origins.ts";
+import { loadSigner } from "../activitypub/local-keys.ts";
+import { idOf, isObject } from "../activitypub/parse.ts";
+import { signedGet } from "../activitypub/signing.ts";
 
 // Where to deliver to an actor: its inbox and shared inbox, from its document fetched signed
 // as the sending actor (authorized fetch), cached for an hour per process.

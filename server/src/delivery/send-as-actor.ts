@@ -1,9 +1,10 @@
+import { listFollowerInboxes } from "../follows/followers.store.ts";
 import type { Services } from "../services.ts";
-import { reportError } from "../methods/report.ts";
-import { enqueueDeliveries } from "./delivery.ts";
-import { recordOutgoingFollows } from "./follows-sent.ts";
-import { idsOf, parseActivityPub } from "./parse.ts";
-import { resolveInboxes } from "./remote-actors.ts";
+import { reportError } from "../events/report-error.ts";
+import { enqueueDeliveries } from "./queue.ts";
+import { recordOutgoingFollows } from "../follows/outgoing.ts";
+import { idsOf, parseActivityPub } from "../activitypub/parse.ts";
+import { resolveInboxes } from "./remote-inboxes.ts";
 
 // Sending as one of our actors: the data goes out exactly as given (bto and bcc removed, as
 // ActivityPub requires), to every inbox its audience names, the actor's followers expanded.
@@ -63,10 +64,7 @@ async function collectInboxes(
   const followersUrl = `${input.actorId}/followers`;
   const inboxes = new Set<string>();
   if (targets.delete(followersUrl)) {
-    const rows = await services.db.all<{ inbox: string; shared_inbox: string | null }>(
-      `SELECT inbox, shared_inbox FROM followers WHERE actor_id = ?`,
-      [input.actorId],
-    );
+    const rows = await listFollowerInboxes(services.db, input.actorId);
     for (const row of rows)
       inboxes.add(isBlind(followersUrl) ? row.inbox : (row.shared_inbox ?? row.inbox));
   }

@@ -1,9 +1,11 @@
+import { findActorIdByIdentifier } from "../actors/index.ts";
 import type { Services } from "../services.ts";
-import { parseHandle, resolveHandle } from "./handles.ts";
-import { loadSigner } from "./local-keys.ts";
-import { isOurs, loadLocalDocument } from "./local-documents.ts";
-import { parseActivityPub } from "./parse.ts";
-import { signedGet } from "./signing.ts";
+import { parseHandle, resolveHandle } from "../activitypub/handles.ts";
+import { loadSigner } from "../activitypub/local-keys.ts";
+import { isOurs } from "../activitypub/origins.ts";
+import { loadLocalDocument } from "./local-documents.ts";
+import { parseActivityPub } from "../activitypub/parse.ts";
+import { signedGet } from "../activitypub/signing.ts";
 
 export type LookupResult = { raw: unknown; parsed?: unknown } | { raw: null; error: string };
 
@@ -36,7 +38,7 @@ async function lookup(
   let uri = input.uri.trim();
   const handle = parseHandle(uri);
   if (handle) {
-    const local = await findLocalHandle(services, `acct:${handle.user}@${handle.host}`);
+    const local = await findActorIdByIdentifier(services.db, `acct:${handle.user}@${handle.host}`);
     if (local) uri = local;
     else {
       const resolved = await resolveHandle(handle, { allowPrivate, timeoutMs: remaining() });
@@ -56,15 +58,4 @@ async function lookup(
   const result = await signedGet(uri, signer, { allowPrivate, timeoutMs: remaining() });
   if (!result.ok) return { raw: null, error: result.reason };
   return { raw: result.document, parsed: parseActivityPub(result.document) };
-}
-
-async function findLocalHandle(
-  services: Services,
-  identifier: string,
-): Promise<string | undefined> {
-  const row = await services.db.get<{ actor_id: string }>(
-    `SELECT actor_id FROM identifiers WHERE identifier = ?`,
-    [identifier],
-  );
-  return row?.actor_id;
 }

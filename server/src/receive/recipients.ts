@@ -1,5 +1,7 @@
+import { filterLiveActorIds } from "../actors/index.ts";
+import { listLiveFollowersOf } from "../follows/following.store.ts";
 import type { Services } from "../services.ts";
-import { idOf, idsOf, isObject } from "./parse.ts";
+import { idOf, idsOf, isObject } from "../activitypub/parse.ts";
 
 // Which of our actors an activity arriving at the shared inbox is for. Addressed means: named in
 // to/cc/bto/bcc/audience, named as the object (a Follow of our actor) or as the embedded object's
@@ -32,24 +34,10 @@ export async function findAddressedActors(
     // activity reaches those of our actors that follow the sender.
     if (PUBLIC.has(id) || id.endsWith(FOLLOWERS_SUFFIX)) toFollowersOfSender = true;
   }
-  const found = new Set<string>();
   const ids = [...candidates].filter((id) => id.startsWith("http"));
-  for (let i = 0; i < ids.length; i += 200) {
-    const chunk = ids.slice(i, i + 200);
-    const rows = await services.db.all<{ id: string }>(
-      `SELECT id FROM actors WHERE deleted_at IS NULL AND id IN (${chunk.map(() => "?").join(", ")})`,
-      chunk,
-    );
-    for (const row of rows) found.add(row.id);
-  }
-  if (toFollowersOfSender) {
-    const rows = await services.db.all<{ actor_id: string }>(
-      `SELECT f.actor_id FROM following f JOIN actors a ON a.id = f.actor_id
-       WHERE f.target_id = ? AND f.accepted = 1 AND a.deleted_at IS NULL`,
-      [sender],
-    );
-    for (const row of rows) found.add(row.actor_id);
-  }
+  const found = new Set(await filterLiveActorIds(services.db, ids));
+  if (toFollowersOfSender)
+    for (const id of await listLiveFollowersOf(services.db, sender)) found.add(id);
   found.delete(sender); // our own activity echoed back to us is not news
   return [...found];
 }

@@ -7,7 +7,7 @@ import { createEventLog, createMemoryBus } from "../events/index.ts";
 import type { Services } from "../services.ts";
 import { freshDatabaseUrl } from "../../test/fresh.ts";
 import { startCaptureServer, type CaptureServer } from "../../test/federation/servers.ts";
-import { enqueueDeliveries, startDeliveryWorker } from "./delivery.ts";
+import { enqueueDeliveries, startDeliveryWorker } from "./queue.ts";
 
 // The queue on a real database file. On PostgreSQL (the postgres suite) two workers on two
 // connections stand in for two processes; on SQLite, one process owns the file, so the second

@@ -1,11 +1,11 @@
 import type { Services } from "../services.ts";
-import { reportError } from "../methods/report.ts";
-import type { DeliveryRow } from "./delivery.ts";
-import { acceptActivity } from "./inbox.ts";
-import { isOurs } from "./local-documents.ts";
-import { loadSigner } from "./local-keys.ts";
-import { idOf, isObject } from "./parse.ts";
-import { signedPost, type PostResult } from "./signing.ts";
+import { reportError } from "../events/report-error.ts";
+import type { DeliveryRow } from "../db/deliveries.store.ts";
+import type { Receive } from "../receive/accept-activity.ts";
+import { isOurs } from "../activitypub/origins.ts";
+import { loadSigner } from "../activitypub/local-keys.ts";
+import { idOf, isObject } from "../activitypub/parse.ts";
+import { signedPost, type PostResult } from "../activitypub/signing.ts";
 
 // One attempt at one queued delivery. Every failed attempt is an error event at once, saying
 // whether and when it will be tried again; the queue writes the outcome back later, in a group.
@@ -27,12 +27,16 @@ export function computeBackoff(attempt: number): number {
   return Math.round(delay * (0.9 + Math.random() * 0.2));
 }
 
-export async function attemptDelivery(services: Services, row: DeliveryRow): Promise<Outcome> {
+export async function attemptDelivery(
+  services: Services,
+  row: DeliveryRow,
+  receive?: Receive,
+): Promise<Outcome> {
   const attempt = row.attempt + 1;
   let result: PostResult;
   try {
     result = isOurs(services, row.inbox)
-      ? await deliverHere(services, row)
+      ? await deliverHere(services, row, receive)
       : await deliverThere(services, row);
   } catch (error) {
     result = { ok: false, reason: `delivery to ${row.inbox} failed: ${(error as Error).message}` };
@@ -80,13 +84,18 @@ async function deliverThere(services: Services, row: DeliveryRow): Promise<PostR
 }
 
 /** An inbox on this server: no HTTP, no signature (we are the signer), same routing as the inbox. */
-async function deliverHere(services: Services, row: DeliveryRow): Promise<PostResult> {
+async function deliverHere(
+  services: Services,
+  row: DeliveryRow,
+  receive: Receive | undefined,
+): Promise<PostResult> {
+  if (!receive) return { ok: false, refused: true, reason: "this process receives no activities" };
   const raw: unknown = JSON.parse(row.body);
   if (!isObject(raw))
     return { ok: false, refused: true, reason: "the activity is not a JSON object" };
   const sender = idOf(raw.actor) ?? row.actor_id;
   const origin = new URL(row.inbox).origin;
   const actorId = row.inbox === `${origin}/inbox` ? null : row.inbox.replace(/\/inbox$/, "");
-  await acceptActivity(services, raw, sender, actorId);
+  await receive(services, raw, sender, actorId);
   return { ok: true, status: 202 };
 }

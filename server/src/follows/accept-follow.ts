@@ -1,0 +1,65 @@
+import { idOf, parseActivityPub } from "../activitypub/parse.ts";
+import { findActor } from "../actors/index.ts";
+import { enqueueDeliveries } from "../delivery/queue.ts";
+import { resolveInboxes } from "../delivery/remote-inboxes.ts";
+import { reportError } from "../events/report-error.ts";
+import { mintObjectId, storeObject } from "../objects/objects.ts";
+import type { Services } from "../services.ts";
+import { addFollower } from "./followers.store.ts";
+
+const AS_CONTEXT = "https://www.w3.org/ns/activitystreams";
+
+type Json = Record<string, unknown>;
+
+/** autoFollow: record the follower and send an Accept of its Follow. */
+export async function acceptFollow(
+  services: Services,
+  actorId: string,
+  follow: Json,
+  follower: string,
+): Promise<void> {
+  const actor = await findActor(services.db, actorId);
+  const accountId = actor?.accountId;
+  if (!actor || accountId == null) return;
+  try {
+    const inboxes = await resolveInboxes(services, actorId, follower);
+    if (!inboxes.ok) throw new Error(inboxes.reason);
+    await addFollower(
+      services.db,
+      actorId,
+      follower,
+      inboxes.inbox,
+      inboxes.sharedInbox,
+      idOf(follow.id) ?? null,
+    );
+    const accept = {
+      "@context": AS_CONTEXT,
+      id: mintObjectId(actorId),
+      type: "Accept",
+      actor: actorId,
+      to: [follower],
+      object: follow,
+    };
+    await storeObject(services, actorId, accept);
+    const body = JSON.stringify(accept);
+    await enqueueDeliveries(services, {
+      actorId,
+      accountId,
+      inboxes: [inboxes.inbox],
+      body,
+      routingKey: "auto_follow",
+      original: JSON.stringify(follow),
+    });
+    await services.events.append(accountId, "outgoing", {
+      actor: actorId,
+      event_type: "outgoing",
+      data: { raw: accept, parsed: parseActivityPub(accept) },
+      history_id: null,
+    });
+  } catch (error) {
+    await reportError(services, accountId, "auto_follow", follow, [
+      `could not accept the Follow from ${follower}`,
+      (error as Error).message,
+    ]);
+  }
+}

@@ -1,0 +1,12 @@
+import type { ActorRow } from "../actors/index.ts";
+
+/** A method's run: its body checked against its schema, its actor one of the account's. */
+export interface MethodCall<Params> {
+  accountId: number;
+  method: string;
+  /** The body as received, quoted in error events. */
+  body: Record<string, unknown>;
+  /** The body as its schema read it. */
+  params: Params;
+  actor: ActorRow;
+}
