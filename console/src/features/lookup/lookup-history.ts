@@ -1,28 +1,43 @@
 import { create } from "zustand";
+import { diffJson } from "./diff-json.ts";
 
-/** One URI looked up, with the document it found (kept for "Compare"). */
-export type RecentLookup = { uri: string; at: number; document?: unknown };
+/** One lookup, with the document it found (kept for "Compare"). */
+export type RecentLookup = { id: string; uri: string; at: number; document?: unknown };
 
 export const LOOKUP_HISTORY_KEY = "corral-lookup-history";
 export const LOOKUP_HISTORY_SIZE = 50;
 
 type HistoryState = {
   recent: RecentLookup[];
-  /** Puts the URI first (once), with its newest document. */
-  record: (entry: RecentLookup) => void;
+  /** Puts a lookup first; the same URI with the same document is moved up, not repeated. */
+  record: (entry: Omit<RecentLookup, "id">) => void;
 };
 
-/** The last 50 URIs looked up, newest first, kept in localStorage across reloads. */
+let counter = 0;
+
+/**
+ * The last 50 lookups, newest first, kept in localStorage across reloads. The same URI appears
+ * again only when its document changed, so an actor before and after update_actor are two
+ * entries that "Compare" can set side by side.
+ */
 export const useLookupHistory = create<HistoryState>()((set) => ({
   recent: readLookupHistory(),
   record: (entry) =>
     set((state) => {
-      const others = state.recent.filter((item) => item.uri !== entry.uri);
-      const recent = [entry, ...others].slice(0, LOOKUP_HISTORY_SIZE);
+      const id = `${entry.at.toString(36)}-${(counter++).toString(36)}`;
+      const others = state.recent.filter((item) => !sameLookup(item, entry));
+      const recent = [{ id, ...entry }, ...others].slice(0, LOOKUP_HISTORY_SIZE);
       saveHistory(recent);
       return { recent };
     }),
 }));
+
+function sameLookup(item: RecentLookup, entry: Omit<RecentLookup, "id">): boolean {
+  if (item.uri !== entry.uri) return false;
+  if ((item.document === undefined) !== (entry.document === undefined)) return false;
+  const { lines, more } = diffJson(item.document, entry.document, 1);
+  return lines.length === 0 && more === 0;
+}
 
 /** What localStorage holds (read once at start; a reload reads it again). */
 export function readLookupHistory(): RecentLookup[] {
@@ -33,6 +48,7 @@ export function readLookupHistory(): RecentLookup[] {
       (item): item is RecentLookup =>
         typeof item === "object" &&
         item !== null &&
+        typeof item.id === "string" &&
         typeof item.uri === "string" &&
         typeof item.at === "number",
     );
@@ -50,7 +66,7 @@ const DOCUMENT_LIMIT_CHARS = 200_000;
  * oldest documents are dropped first, the URIs kept.
  */
 function saveHistory(recent: RecentLookup[]): void {
-  const bare = recent.map(({ uri, at }) => JSON.stringify({ uri, at }));
+  const bare = recent.map(({ id, uri, at }) => JSON.stringify({ id, uri, at }));
   const full = recent.map((item, index) => {
     try {
       const text = JSON.stringify(item);

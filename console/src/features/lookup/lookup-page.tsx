@@ -53,7 +53,7 @@ export function LookupPage() {
   const raw = result?.ok ? result.data.raw : null;
   const shownResult = uri === field.trim() ? result : null;
   const pair = comparing
-    .map((item) => recent.find((entry) => entry.uri === item))
+    .map((id) => recent.find((entry) => entry.id === id))
     .filter((entry) => entry !== undefined)
     .sort((a, b) => a.at - b.at);
 

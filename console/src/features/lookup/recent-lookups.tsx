@@ -3,10 +3,10 @@ import type { RecentLookup } from "./lookup-history.ts";
 
 type RecentLookupsProps = {
   recent: RecentLookup[];
-  /** URIs chosen with "Compare" so far (at most one waiting for its partner). */
+  /** Ids of the lookups chosen with "Compare" so far. */
   comparing: string[];
   onRun: (uri: string) => void;
-  onCompare: (uri: string) => void;
+  onCompare: (id: string) => void;
 };
 
 /** "Recent lookups": a click on a URI runs it again; "Compare" on two shows their difference. */
@@ -26,7 +26,7 @@ export function RecentLookups({ recent, comparing, onRun, onCompare }: RecentLoo
       ) : (
         <List dense disablePadding>
           {recent.map((item) => (
-            <ListItem key={item.uri} disableGutters sx={{ gap: 1, flexWrap: "wrap" }}>
+            <ListItem key={item.id} disableGutters sx={{ gap: 1, flexWrap: "wrap" }}>
               <Button
                 onClick={() => onRun(item.uri)}
                 sx={{
@@ -44,15 +44,15 @@ export function RecentLookups({ recent, comparing, onRun, onCompare }: RecentLoo
               </Box>
               <Button
                 size="small"
-                variant={comparing.includes(item.uri) ? "contained" : "outlined"}
-                aria-pressed={comparing.includes(item.uri)}
+                variant={comparing.includes(item.id) ? "contained" : "outlined"}
+                aria-pressed={comparing.includes(item.id)}
                 disabled={item.document === undefined}
                 title={
                   item.document === undefined
                     ? "Nothing was found at this URI to compare"
                     : undefined
                 }
-                onClick={() => onCompare(item.uri)}
+                onClick={() => onCompare(item.id)}
               >
                 Compare
               </Button>
