@@ -28,6 +28,8 @@ export function Layout() {
           p: narrow ? 2 : 3,
           width: narrow ? "100%" : `calc(100% - ${DRAWER_WIDTH}px)`,
           minWidth: 0,
+          // Long URLs (actor ids) wrap instead of widening a narrow page sideways.
+          overflowWrap: "break-word",
         }}
       >
         <Toolbar />
