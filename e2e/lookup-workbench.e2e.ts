@@ -228,3 +228,36 @@ test("Find in document opens, counts and scrolls to the matches in a large docum
   expect(row!.y).toBeGreaterThanOrEqual(box!.y);
   expect(row!.y + row!.height).toBeLessThanOrEqual(box!.y + box!.height);
 });
+
+test("Compare on two large documents computes the difference in a Web Worker", async ({
+  page,
+  account,
+  corral,
+}) => {
+  const api = await signInApi(corral.url, account.name, account.password);
+  await api.createActor("weigher");
+  const uri = `${remote.url}/huge`;
+  const fields = Object.fromEntries(Array.from({ length: 6_000 }, (_, i) => [`f${i}`, i]));
+  remote.serve("/huge", { id: uri, type: "Collection", ...fields });
+  const workers: string[] = [];
+  page.on("worker", (worker) => workers.push(worker.url()));
+  await signIn(page, account);
+  await page.goto(`/lookup?uri=${encodeURIComponent(uri)}`);
+  await page.getByText('"Collection"').first().waitFor();
+  remote.serve("/huge", { id: uri, type: "Collection", ...fields, f17: "changed", added: true });
+  await uriField(page).press("Enter");
+  await page.getByText("6003 keys").waitFor(); // f17 itself is far below, not rendered
+
+  const compare = recentLookups(page).getByRole("button", { name: "Compare" });
+  await eventually(() => compare.count()).toBe(2);
+  await compare.nth(0).click();
+  await compare.nth(1).click();
+
+  const lines = page.getByRole("list", { name: "Changed paths" }).getByRole("listitem");
+  await lines.first().waitFor();
+  expect(await lines.allTextContents()).toEqual([
+    "added added: true",
+    'changed f17: 17 → "changed"',
+  ]);
+  expect(workers.some((url) => /diff-worker/.test(url))).toBe(true);
+});
