@@ -96,4 +96,6 @@ test("hides the create-actor panel when the info lists no base URL", async ({ pa
   await page.getByText(`"${account.name}"`).first().waitFor();
   expect(await page.getByRole("button", { name: "Create Actor" }).count()).toBe(0);
   expect(await page.getByRole("combobox", { name: "Base Url" }).count()).toBe(0);
+  // workbench.md: and it says why.
+  await page.getByText(/This account cannot create actors/).waitFor();
 });

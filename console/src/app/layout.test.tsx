@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
+import { COLOR_MODE_KEY, useColorModeStore } from "../lib/color-mode.ts";
 import { setFeBaseUrl } from "../lib/fe-client.ts";
 import { getStreamStore, STREAM_TYPES } from "../lib/stream-store.ts";
 import { resetUserStore, useUserStore } from "../lib/user-store.ts";
@@ -21,6 +22,7 @@ beforeAll(async () => {
 afterAll(() => fe.close());
 beforeEach(() => {
   resetUserStore();
+  useColorModeStore.setState({ chosen: null });
   state.streams = undefined;
   for (const type of STREAM_TYPES) getStreamStore(type).getState().reset();
 });
@@ -176,5 +178,28 @@ describe("layout", () => {
     renderConsole("/", [{ element: <BrokenLayout />, children: [{ path: "/", element: <p /> }] }]);
 
     expect(screen.getByText("Something went wrong")).toBeInTheDocument();
+  });
+
+  it("toggles dark mode from the top bar and remembers the choice under its own key", async () => {
+    signIn();
+    renderConsole("/signin");
+    const user = userEvent.setup();
+    const toggle = screen.getByRole("button", { name: "Toggle dark mode" });
+    expect(toggle).toHaveAttribute("aria-pressed", "false");
+    const lightBackground = getComputedStyle(document.body).backgroundColor;
+
+    await user.click(toggle);
+
+    expect(toggle).toHaveAttribute("aria-pressed", "true");
+    expect(getComputedStyle(document.body).backgroundColor).not.toBe(lightBackground);
+    expect(localStorage.getItem(COLOR_MODE_KEY)).toBe("dark");
+    expect(Object.keys(JSON.parse(localStorage.getItem("user-storage")!).state).sort()).toEqual([
+      "actors",
+      "currentActor",
+      "methodInformations",
+      "token",
+    ]);
+    await user.click(toggle);
+    expect(localStorage.getItem(COLOR_MODE_KEY)).toBe("light");
   });
 });

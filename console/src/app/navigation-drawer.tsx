@@ -20,14 +20,53 @@ export const CONSOLE_TITLE = "Corral";
 export const SOURCE_CODE_URL: string =
   import.meta.env.VITE_SOURCE_CODE_URL ?? "https://codeberg.org/bovine/cattle_grid";
 
-export function NavigationDrawer() {
+type StreamType = "incoming" | "outgoing" | "error";
+
+/** One drawer entry: a route, its label, whether it needs a current actor, a stream's badge. */
+export type NavEntryDefinition = {
+  to: string;
+  label: string;
+  needsActor?: boolean;
+  stream?: StreamType;
+};
+
+/** The signed-in drawer, group by group (a null title: no subheader). Add entries here. */
+export const NAV_GROUPS: { title: string | null; entries: NavEntryDefinition[] }[] = [
+  { title: null, entries: [{ to: "/", label: "Info" }] },
+  {
+    title: "Actor",
+    entries: [
+      { to: "/lookup", label: "Lookup", needsActor: true },
+      { to: "/perform", label: "Perform", needsActor: true },
+    ],
+  },
+  {
+    title: "Account",
+    entries: [
+      { to: "/stream/incoming", label: "Incoming", stream: "incoming" },
+      { to: "/stream/outgoing", label: "Outgoing", stream: "outgoing" },
+      { to: "/stream/error", label: "Error", stream: "error" },
+    ],
+  },
+];
+
+type NavigationDrawerProps = {
+  /** "temporary" below 900 px: opened by the top bar's "Menu", closed by choosing an entry. */
+  variant: "permanent" | "temporary";
+  open?: boolean;
+  onClose?: () => void;
+};
+
+export function NavigationDrawer({ variant, open = false, onClose }: NavigationDrawerProps) {
   const signedIn = useUserStore((state) => state.token !== null);
   return (
     <Drawer
-      variant="permanent"
+      variant={variant}
       anchor="left"
+      open={variant === "permanent" || open}
+      onClose={onClose}
       sx={{
-        width: DRAWER_WIDTH,
+        width: variant === "permanent" ? DRAWER_WIDTH : undefined,
         flexShrink: 0,
         "& .MuiDrawer-paper": { width: DRAWER_WIDTH, boxSizing: "border-box" },
       }}
@@ -40,51 +79,68 @@ export function NavigationDrawer() {
           Source code
         </Link>
       </Toolbar>
-      {signedIn && <SignedInEntries />}
+      {signedIn && <SignedInEntries onChosen={variant === "temporary" ? onClose : undefined} />}
     </Drawer>
   );
 }
 
-function SignedInEntries() {
+function SignedInEntries({ onChosen }: { onChosen?: () => void }) {
   const noActor = useUserStore((state) => state.currentActor === null);
   return (
     <nav aria-label="Console">
-      <List>
-        <NavEntry to="/" label="Info" />
-      </List>
-      <List subheader={<ListSubheader>Actor</ListSubheader>}>
-        <NavEntry to="/lookup" label="Lookup" disabled={noActor} />
-        <NavEntry to="/perform" label="Perform" disabled={noActor} />
-      </List>
-      <List subheader={<ListSubheader>Account</ListSubheader>}>
-        <StreamEntry type="incoming" label="Incoming" />
-        <StreamEntry type="outgoing" label="Outgoing" />
-        <StreamEntry type="error" label="Error" />
-      </List>
+      {NAV_GROUPS.map((group) => (
+        <List
+          key={group.title ?? ""}
+          subheader={group.title ? <ListSubheader>{group.title}</ListSubheader> : undefined}
+        >
+          {group.entries.map((entry) =>
+            entry.stream ? (
+              <StreamEntry key={entry.to} entry={entry} type={entry.stream} onChosen={onChosen} />
+            ) : (
+              <NavEntry
+                key={entry.to}
+                to={entry.to}
+                label={entry.label}
+                disabled={Boolean(entry.needsActor) && noActor}
+                onChosen={onChosen}
+              />
+            ),
+          )}
+        </List>
+      ))}
     </nav>
   );
 }
 
-type StreamEntryProps = { type: "incoming" | "outgoing" | "error"; label: string };
+type StreamEntryProps = { entry: NavEntryDefinition; type: StreamType; onChosen?: () => void };
 
-function StreamEntry({ type, label }: StreamEntryProps) {
+function StreamEntry({ entry, type, onChosen }: StreamEntryProps) {
   const count = useStreamCount(type);
   const badge = <Badge badgeContent={count} max={99_999} showZero color="primary" sx={{ mr: 2 }} />;
-  return <NavEntry to={`/stream/${type}`} label={label} trailing={badge} />;
+  return <NavEntry to={entry.to} label={entry.label} trailing={badge} onChosen={onChosen} />;
 }
 
-type NavEntryProps = { to: string; label: string; disabled?: boolean; trailing?: ReactNode };
+type NavEntryProps = {
+  to: string;
+  label: string;
+  disabled?: boolean;
+  trailing?: ReactNode;
+  onChosen?: () => void;
+};
 
-function NavEntry({ to, label, disabled = false, trailing }: NavEntryProps) {
+function NavEntry({ to, label, disabled = false, trailing, onChosen }: NavEntryProps) {
   // A disabled link must not navigate even when clicked by script or assistive technology.
-  const block = (event: MouseEvent) => disabled && event.preventDefault();
+  const choose = (event: MouseEvent) => {
+    if (disabled) event.preventDefault();
+    else onChosen?.();
+  };
   return (
     <ListItemButton
       component={NavLink}
       to={to}
       end
       disabled={disabled}
-      onClick={block}
+      onClick={choose}
       // NavLink marks the entry of the screen shown with the class "active".
       sx={{ "&.active": { bgcolor: "action.selected" } }}
     >

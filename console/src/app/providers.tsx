@@ -1,14 +1,18 @@
-import type { ReactNode } from "react";
-import { CssBaseline, ThemeProvider, createTheme } from "@mui/material";
+import { useMemo, type ReactNode } from "react";
+import { CssBaseline, ThemeProvider, createTheme, useMediaQuery } from "@mui/material";
 import { ErrorBoundary } from "../components/error-boundary/index.ts";
-
-const theme = createTheme();
+import { effectiveColorMode, useColorModeStore } from "../lib/color-mode.ts";
 
 /**
  * Everything every screen needs around it, shared by main.tsx and the tests. The boundary here
- * catches failures of the layout itself; the layout has its own around the screens.
+ * catches failures of the layout itself; the layout has its own around the screens. The theme
+ * follows prefers-color-scheme unless the operator chose with "Toggle dark mode".
  */
 export function Providers({ children }: { children: ReactNode }) {
+  const systemDark = useMediaQuery("(prefers-color-scheme: dark)", { noSsr: true });
+  const chosen = useColorModeStore((state) => state.chosen);
+  const mode = effectiveColorMode(chosen, systemDark);
+  const theme = useMemo(() => createTheme({ palette: { mode } }), [mode]);
   return (
     <ThemeProvider theme={theme}>
       <CssBaseline />

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { screen } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
 import { setFeBaseUrl } from "../lib/fe-client.ts";
 import { resetUserStore } from "../lib/user-store.ts";
 import { startFeServer, type FeServer } from "../test/fe-server.ts";
@@ -57,4 +58,17 @@ describe("route table", () => {
     expect(screen.getByRole("button", { name: "Sign In" })).toBeInTheDocument(); // the top bar
     expect(screen.getByRole("link", { name: "Go to Info" })).toHaveAttribute("href", "/");
   });
+
+  it.each(["/lookup", "/perform"])(
+    "signed out, %s says Please login with a link to Sign In instead of Loading...",
+    async (path) => {
+      const { currentPath } = renderConsole(path);
+      expect(screen.getByText("Please login")).toBeInTheDocument();
+      expect(screen.queryByText("Loading...")).not.toBeInTheDocument();
+
+      await userEvent.setup().click(screen.getByRole("link", { name: "Sign In" }));
+
+      expect(currentPath()).toBe("/signin");
+    },
+  );
 });

@@ -5,6 +5,7 @@ import { PerformPage } from "../features/perform/perform-page.tsx";
 import { SignInPage } from "../features/signin/sign-in-page.tsx";
 import { StreamPage } from "../features/streams/index.ts";
 import { Layout } from "./layout.tsx";
+import { RequireSignIn } from "./require-sign-in.tsx";
 import { UnknownPage } from "./unknown-page.tsx";
 
 // Every screen of the console, all inside the layout (drawer + top bar + error boundary).
@@ -14,10 +15,25 @@ export const routes: RouteObject[] = [
     children: [
       { path: "/", element: <InfoPage /> },
       { path: "/signin", element: <SignInPage /> },
-      { path: "/lookup", element: <LookupPage /> }, // optional ?uri=
+      // optional ?uri=
+      {
+        path: "/lookup",
+        element: (
+          <RequireSignIn>
+            <LookupPage />
+          </RequireSignIn>
+        ),
+      },
       { path: "/stream", element: <StreamPage /> }, // no streamType: 'You should not be here'
       { path: "/stream/:streamType", element: <StreamPage /> },
-      { path: "/perform", element: <PerformPage /> },
+      {
+        path: "/perform",
+        element: (
+          <RequireSignIn>
+            <PerformPage />
+          </RequireSignIn>
+        ),
+      },
       { path: "*", element: <UnknownPage /> }, // not in console.md: a mistyped address keeps the layout
     ],
   },

@@ -24,7 +24,13 @@ export type FeRequest = {
 };
 
 export type FeResponse<T> = { ok: true; status: number; data: T } | FeError;
-export type FeError = { ok: false; status: number; data: unknown };
+export type FeError = {
+  ok: false;
+  status: number;
+  data: unknown;
+  /** Seconds from a Retry-After header (a 429's or 503's "try again after"). */
+  retryAfter?: number;
+};
 
 /**
  * Calls `${base}${path}` with a JSON body and reads the answer as JSON. An empty or 204 answer
@@ -44,7 +50,12 @@ export async function callFe<T>(path: string, request: FeRequest = {}): Promise<
     signal: request.signal,
   });
   const data = await readJsonBody(response);
-  if (!response.ok) return { ok: false, status: response.status, data };
+  if (!response.ok) {
+    const retryAfter = readRetryAfter(response.headers.get("Retry-After"));
+    return retryAfter === undefined
+      ? { ok: false, status: response.status, data }
+      : { ok: false, status: response.status, data, retryAfter };
+  }
   return { ok: true, status: response.status, data: data as T };
 }
 
@@ -58,4 +69,12 @@ async function readJsonBody(response: Response): Promise<unknown> {
     // A proxy's HTML error page is still an answer: keep its text rather than throwing.
     return { detail: text };
   }
+}
+
+/** Retry-After as seconds from now: either a number of seconds or an HTTP date. */
+function readRetryAfter(header: string | null): number | undefined {
+  if (header === null || header.trim() === "") return undefined;
+  if (/^\d+$/.test(header.trim())) return Number(header.trim());
+  const at = Date.parse(header);
+  return Number.isNaN(at) ? undefined : Math.max(0, Math.round((at - Date.now()) / 1000));
 }

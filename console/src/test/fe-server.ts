@@ -13,7 +13,12 @@ export type FeCall = {
 };
 
 /** A JSON answer, or (with `events`) an open text/event-stream that first sends those events. */
-export type FeAnswer = { status: number; body?: unknown; events?: unknown[] };
+export type FeAnswer = {
+  status: number;
+  body?: unknown;
+  events?: unknown[];
+  headers?: Record<string, string>;
+};
 export type FeHandler = (call: FeCall) => FeAnswer | Promise<FeAnswer>;
 /** Keyed by "METHOD /path" relative to /fe, e.g. "POST /signin". */
 export type FeRoutes = Record<string, FeHandler>;
@@ -55,7 +60,7 @@ export async function startFeServer(routes: FeRoutes): Promise<FeServer> {
       return;
     }
     response
-      .writeHead(answer.status, { "Content-Type": "application/json" })
+      .writeHead(answer.status, { "Content-Type": "application/json", ...answer.headers })
       .end(JSON.stringify(answer.body));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

@@ -1,9 +1,10 @@
+import { ARRAY_GROUP_SIZE, hasChildren, isContainer, sizeOf, walkJson } from "./walk-json.ts";
+
 /**
  * Turns a JSON value into the flat list of rows currently visible, so the tree can render (and
  * virtualise) a plain list instead of a deep component tree. Cost is proportional to the rows
- * shown, not to the size of collapsed branches.
+ * shown, not to the size of collapsed branches, and no depth overflows the stack (walk-json.ts).
  */
-
 export const COLLAPSED_KEYS: ReadonlySet<string> = new Set([
   "@context",
   "context",
@@ -11,8 +12,7 @@ export const COLLAPSED_KEYS: ReadonlySet<string> = new Set([
   "publicKey",
   "proof",
 ]);
-
-export const ARRAY_GROUP_SIZE = 100;
+export { ARRAY_GROUP_SIZE };
 
 export type JsonRow =
   | { kind: "leaf"; id: string; depth: number; label: string | null; value: unknown }
@@ -27,90 +27,39 @@ export type JsonRow =
     }
   | { kind: "group"; id: string; depth: number; label: string; open: boolean; size: number };
 
-type Container = Record<string, unknown> | unknown[];
+export type FlattenOptions = {
+  /** Branches at this depth or deeper start collapsed (top-level rows have depth 0). */
+  collapseBelowDepth?: number;
+  /** Rows opened by "Find in document": open by default; a toggle still closes them. */
+  forcedOpen?: ReadonlySet<string>;
+};
 
-// Separators that cannot collide with ordinary key text in row ids.
-const KEY_SEP = "\u0000";
-const GROUP_SEP = "\u0001";
-
-function isContainer(value: unknown): value is Container {
-  return typeof value === "object" && value !== null;
-}
-
-function sizeOf(value: Container): number {
-  return Array.isArray(value) ? value.length : Object.keys(value).length;
-}
-
-/** A row is open by default unless its key is one we hide; `toggled` flips that default. */
-function resolveOpen(id: string, openByDefault: boolean, toggled: ReadonlySet<string>): boolean {
-  return toggled.has(id) ? !openByDefault : openByDefault;
-}
-
-export function flattenJson(data: unknown, toggled: ReadonlySet<string>): JsonRow[] {
+/** `toggled` holds the rows the user flipped from their default state. */
+export function flattenJson(
+  data: unknown,
+  toggled: ReadonlySet<string>,
+  options: FlattenOptions = {},
+): JsonRow[] {
+  const { collapseBelowDepth = Infinity, forcedOpen } = options;
   const rows: JsonRow[] = [];
-  if (isContainer(data) && sizeOf(data) > 0) {
-    pushChildren(rows, data, "", 0, toggled);
-  } else {
-    rows.push({ kind: "leaf", id: "", depth: 0, label: null, value: data });
-  }
-  return rows;
-}
-
-function pushEntry(
-  rows: JsonRow[],
-  label: string,
-  value: unknown,
-  id: string,
-  depth: number,
-  toggled: ReadonlySet<string>,
-): void {
-  if (!isContainer(value) || sizeOf(value) === 0) {
-    rows.push({ kind: "leaf", id, depth, label, value });
-    return;
-  }
-  const open = resolveOpen(id, !COLLAPSED_KEYS.has(label), toggled);
-  const isArray = Array.isArray(value);
-  rows.push({ kind: "branch", id, depth, label, open, isArray, size: sizeOf(value) });
-  if (open) pushChildren(rows, value, id, depth + 1, toggled);
-}
-
-function pushChildren(
-  rows: JsonRow[],
-  value: Container,
-  parentId: string,
-  depth: number,
-  toggled: ReadonlySet<string>,
-): void {
-  if (!Array.isArray(value)) {
-    for (const key of Object.keys(value).sort()) {
-      pushEntry(rows, key, value[key], parentId + KEY_SEP + key, depth, toggled);
+  walkJson(data, (node) => {
+    const { id, depth, label, value } = node;
+    if (!hasChildren(node)) {
+      rows.push({ kind: "leaf", id, depth, label, value });
+      return false;
     }
-    return;
-  }
-  if (value.length <= ARRAY_GROUP_SIZE) {
-    pushItems(rows, value, 0, value.length, parentId, depth, toggled);
-    return;
-  }
-  for (let start = 0; start < value.length; start += ARRAY_GROUP_SIZE) {
-    const end = Math.min(start + ARRAY_GROUP_SIZE, value.length);
-    const id = parentId + GROUP_SEP + start;
-    const open = resolveOpen(id, false, toggled);
-    const label = `[${start}…${end - 1}]`;
-    rows.push({ kind: "group", id, depth, label, open, size: end - start });
-    if (open) pushItems(rows, value, start, end, parentId, depth + 1, toggled);
-  }
-}
-
-function pushItems(
-  rows: JsonRow[],
-  value: unknown[],
-  start: number,
-  end: number,
-  parentId: string,
-  depth: number,
-  toggled: ReadonlySet<string>,
-): void {
-  for (let index = start; index < end; index++) {
-    pushEntry(rows, String(index), value[index], parentId + KEY_SEP + index, depth, toggled);
-  }
+    const openByDefault =
+      forcedOpen?.has(id) ||
+      (node.group === undefined && !COLLAPSED_KEYS.has(label ?? "") && depth < collapseBelowDepth);
+    const open = toggled.has(id) ? !openByDefault : openByDefault;
+    if (node.group) {
+      const size = node.group.end - node.group.start;
+      rows.push({ kind: "group", id, depth, label: label ?? "", open, size });
+    } else if (isContainer(value)) {
+      const isArray = Array.isArray(value);
+      rows.push({ kind: "branch", id, depth, label, open, isArray, size: sizeOf(value) });
+    }
+    return open;
+  });
+  return rows;
 }

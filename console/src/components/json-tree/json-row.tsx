@@ -4,18 +4,34 @@ import { buildLookupPath, isLookupUrl } from "./lookup-url.ts";
 
 type RowProps = {
   row: JsonRow;
+  /** Marks a "Find in document" match; "current" is the one scrolled to. */
+  match?: "match" | "current";
   onToggle: (id: string) => void;
   onNavigate: (url: string) => void;
 };
 
 const INDENT_EM = 1.25;
+// Deeper rows stop moving right (100,000 levels would indent 125,000 em) and say their depth.
+const MAX_INDENT_DEPTH = 40;
 
 /** One visible line of the tree; memoised so a toggle re-renders only the rows that changed. */
-export const JsonRowView = memo(function JsonRowView({ row, onToggle, onNavigate }: RowProps) {
-  const indent = { paddingLeft: `${row.depth * INDENT_EM}em` };
+export const JsonRowView = memo(function JsonRowView({
+  row,
+  match,
+  onToggle,
+  onNavigate,
+}: RowProps) {
+  const indent = { paddingLeft: `${Math.min(row.depth, MAX_INDENT_DEPTH) * INDENT_EM}em` };
+  const className = match ? `jt-row jt-match jt-match-${match}` : "jt-row";
+  const depthMark = row.depth > MAX_INDENT_DEPTH && (
+    <span className="jt-depth" title="depth">
+      {`${row.depth}› `}
+    </span>
+  );
   if (row.kind === "leaf") {
     return (
-      <div className="jt-row" style={indent}>
+      <div className={className} style={indent}>
+        {depthMark}
         {row.label !== null && <span className="jt-key">{row.label}: </span>}
         <LeafValue value={row.value} onNavigate={onNavigate} />
       </div>
@@ -28,7 +44,8 @@ export const JsonRowView = memo(function JsonRowView({ row, onToggle, onNavigate
       : `${row.size} ${row.size === 1 ? "key" : "keys"}`;
   const closedMark = row.kind === "branch" ? (row.isArray ? "[…]" : "{…}") : "";
   return (
-    <div className="jt-row" style={indent}>
+    <div className={className} style={indent}>
+      {depthMark}
       <button
         type="button"
         className="jt-toggle"

@@ -10,10 +10,12 @@ export function JsonTreeRoot({ children }: { children: ReactNode }) {
       ({
         "--jt-text": palette.text.primary,
         "--jt-key": palette.primary.main,
-        "--jt-string": palette.success.dark,
-        "--jt-number": palette.warning.dark,
+        // The dark shades of green and orange are unreadable on a dark background.
+        "--jt-string": palette.mode === "dark" ? palette.success.light : palette.success.dark,
+        "--jt-number": palette.mode === "dark" ? palette.warning.light : palette.warning.dark,
         "--jt-literal": palette.secondary.main,
         "--jt-muted": palette.text.secondary,
+        "--jt-match": palette.action.selected,
       }) as CSSProperties,
     [palette],
   );

@@ -179,4 +179,64 @@ describe("JsonTree", () => {
     expect(within(container).getByText("key00000:", { exact: false })).toBeInTheDocument();
     expect(elapsed).toBeLessThan(2_000);
   });
+
+  it.each([3_000, 100_000])("renders a document nested %i levels deep", (levels) => {
+    let data: unknown = "bottom-value";
+    for (let level = 0; level < levels; level++) data = { level: data };
+    const { container } = renderTree(data);
+    const rows = container.querySelectorAll(".jt-row");
+    expect(rows.length).toBeGreaterThan(10);
+    expect(rows.length).toBeLessThan(200);
+    expect(rows[0]).toHaveTextContent("level");
+  });
+
+  it("starts branches at collapseBelowDepth or deeper collapsed", () => {
+    render(
+      <MemoryRouter>
+        <JsonTree
+          data={{ data: { parsed: { activity: { type: "Like" } } } }}
+          collapseBelowDepth={1}
+        />
+      </MemoryRouter>,
+    );
+    expect(screen.getByRole("button", { name: "Collapse data" })).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Expand parsed" })).toBeInTheDocument();
+    expect(screen.queryByText(/Like/)).not.toBeInTheDocument();
+  });
+
+  it("offers Find in document only over 200 rows", () => {
+    const small = Object.fromEntries(Array.from({ length: 150 }, (_, i) => [`k${i}`, i]));
+    const view = renderTree(small);
+    expect(screen.queryByRole("textbox", { name: "Find in document" })).not.toBeInTheDocument();
+    view.unmount();
+    renderTree({ ...small, more: Array.from({ length: 60 }, (_, i) => i) });
+    expect(screen.getByRole("textbox", { name: "Find in document" })).toBeInTheDocument();
+  });
+
+  it("finds text in keys and values, opens the collapsed branches holding it and counts the matches", async () => {
+    const user = userEvent.setup();
+    const data: Record<string, unknown> = Object.fromEntries(
+      Array.from({ length: 60 }, (_, i) => [`k${String(i).padStart(3, "0")}`, i]),
+    );
+    data.publicKey = { owner: "https://remote.example/needle-owner" };
+    data.items = Array.from({ length: 150 }, (_, i) => (i === 120 ? "a NEEDLE in a group" : i));
+    data.needleKey = true;
+    renderTree(data);
+    expect(screen.queryByText(/needle-owner/)).not.toBeInTheDocument();
+    const find = screen.getByRole("textbox", { name: "Find in document" });
+
+    await user.type(find, "needle");
+
+    expect(await screen.findByText("3 matches")).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Collapse publicKey" })).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Collapse [100…149]" })).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Expand [0…99]" })).toBeInTheDocument();
+    expect(screen.getByText("needle-owner", { exact: false })).toBeInTheDocument();
+    expect(document.querySelectorAll(".jt-match")).toHaveLength(3);
+    expect(document.querySelector(".jt-match-current")).toHaveTextContent("a NEEDLE in a group");
+    await user.keyboard("{Enter}");
+    expect(document.querySelector(".jt-match-current")).toHaveTextContent("needleKey");
+    await user.clear(find);
+    expect(await screen.findByRole("button", { name: "Expand publicKey" })).toBeInTheDocument();
+  });
 });

@@ -1,112 +1,89 @@
-import { useCallback, useMemo, useRef, useState } from "react";
+import { useCallback, useDeferredValue, useMemo, useState } from "react";
 import { useNavigate } from "react-router";
-import {
-  measureElement,
-  observeElementRect,
-  useVirtualizer,
-  type Virtualizer,
-} from "@tanstack/react-virtual";
-import { flattenJson, type JsonRow } from "./flatten-json.ts";
-import { JsonRowView } from "./json-row.tsx";
+import { FindField } from "./find-field.tsx";
+import { countJsonRows, findInJson } from "./find-in-json.ts";
+import { flattenJson } from "./flatten-json.ts";
 import { JsonTreeRoot } from "./json-tree-root.tsx";
 import { buildLookupPath } from "./lookup-url.ts";
+import { PlainRows, VirtualRows } from "./tree-rows.tsx";
 
 /** Above this many visible rows the tree scrolls inside itself and renders only what is on screen. */
 export const VIRTUALIZE_AFTER_ROWS = 200;
-const ROW_ESTIMATE_PX = 21;
+/** A document with more rows than this (fully open) offers "Find in document". */
+export const FIND_AFTER_ROWS = 200;
 const EMPTY_TOGGLES: ReadonlySet<string> = new Set();
 
-export function JsonTree({ data }: { data: unknown }) {
-  const [toggles, setToggles] = useState({ data, toggled: EMPTY_TOGGLES });
+export type JsonTreeProps = {
+  data: unknown;
+  /** Branches at this depth or deeper start collapsed (top-level keys are depth 0). */
+  collapseBelowDepth?: number;
+};
+
+type ViewState = { data: unknown; query: string; toggled: ReadonlySet<string>; current: number };
+
+export function JsonTree({ data, collapseBelowDepth }: JsonTreeProps) {
+  const [view, setView] = useState<ViewState>(() => freshView(data));
   // A new document starts from the default collapse state, not the previous document's clicks.
-  if (toggles.data !== data) setToggles({ data, toggled: EMPTY_TOGGLES });
-  const toggled = toggles.data === data ? toggles.toggled : EMPTY_TOGGLES;
-  const rows = useMemo(() => flattenJson(data, toggled), [data, toggled]);
+  if (view.data !== data) setView(freshView(data));
+  const current = view.data === data ? view : freshView(data);
+  const offerFind = useMemo(() => countJsonRows(data, FIND_AFTER_ROWS) > FIND_AFTER_ROWS, [data]);
+  // Typing stays responsive in a large document: the search follows a beat behind.
+  const query = useDeferredValue(offerFind ? current.query : "");
+  const matches = useMemo(() => findInJson(data, query), [data, query]);
+  const rows = useMemo(
+    () => flattenJson(data, current.toggled, { collapseBelowDepth, forcedOpen: matches.opened }),
+    [data, current.toggled, collapseBelowDepth, matches],
+  );
+  const currentId = matches.ids[current.current % Math.max(1, matches.ids.length)];
+  const scrollToIndex = useMemo(
+    () => (currentId === undefined ? -1 : rows.findIndex((row) => row.id === currentId)),
+    [rows, currentId],
+  );
+  const matchOf = useMemo(() => {
+    const matched = new Set(matches.ids);
+    return (id: string) => (id === currentId ? "current" : matched.has(id) ? "match" : undefined);
+  }, [matches, currentId]);
+
   const navigate = useNavigate();
   const onToggle = useCallback((id: string) => {
-    setToggles((previous) => {
-      const next = new Set(previous.toggled);
-      if (!next.delete(id)) next.add(id);
-      return { data: previous.data, toggled: next };
+    setView((previous) => {
+      const toggled = new Set(previous.toggled);
+      if (!toggled.delete(id)) toggled.add(id);
+      return { ...previous, toggled };
     });
   }, []);
   const onNavigate = useCallback((url: string) => navigate(buildLookupPath(url)), [navigate]);
+  // A new search starts from the default state, with the matches opened.
+  const onQuery = (text: string) =>
+    setView((previous) => ({ ...previous, query: text, toggled: EMPTY_TOGGLES, current: 0 }));
+  const onStep = (step: number) =>
+    setView((previous) => ({
+      ...previous,
+      current: (previous.current + step + matches.ids.length) % Math.max(1, matches.ids.length),
+    }));
+
+  const Rows = rows.length > VIRTUALIZE_AFTER_ROWS ? VirtualRows : PlainRows;
   return (
     <JsonTreeRoot>
-      {rows.length > VIRTUALIZE_AFTER_ROWS ? (
-        <VirtualRows rows={rows} onToggle={onToggle} onNavigate={onNavigate} />
-      ) : (
-        rows.map((row) => (
-          <JsonRowView key={row.id} row={row} onToggle={onToggle} onNavigate={onNavigate} />
-        ))
+      {offerFind && (
+        <FindField
+          query={current.query}
+          count={query === "" ? null : matches.ids.length}
+          onQuery={onQuery}
+          onStep={onStep}
+        />
       )}
+      <Rows
+        rows={rows}
+        matchOf={matchOf}
+        scrollToIndex={scrollToIndex}
+        onToggle={onToggle}
+        onNavigate={onNavigate}
+      />
     </JsonTreeRoot>
   );
 }
 
-type VirtualRowsProps = {
-  rows: JsonRow[];
-  onToggle: (id: string) => void;
-  onNavigate: (url: string) => void;
-};
-
-// A scroll box that has no layout yet (jsdom, a hidden tab) reports 0×0; render a screenful anyway.
-const FALLBACK_RECT = { width: 800, height: 600 };
-function observeRectWithFallback(
-  instance: Virtualizer<HTMLDivElement, Element>,
-  callback: (rect: { width: number; height: number }) => void,
-) {
-  return observeElementRect(instance, (rect) => callback(rect.height > 0 ? rect : FALLBACK_RECT));
-}
-
-// Likewise an element without layout measures 0 px; keep the estimate rather than collapse it.
-function measureRowWithFallback(
-  element: Element,
-  entry: ResizeObserverEntry | undefined,
-  instance: Virtualizer<HTMLDivElement, Element>,
-) {
-  return measureElement(element, entry, instance) || ROW_ESTIMATE_PX;
-}
-
-function VirtualRows({ rows, onToggle, onNavigate }: VirtualRowsProps) {
-  const scrollRef = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({
-    count: rows.length,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => ROW_ESTIMATE_PX,
-    getItemKey: (index) => rows[index]!.id,
-    overscan: 12,
-    initialRect: FALLBACK_RECT,
-    observeElementRect: observeRectWithFallback,
-    measureElement: measureRowWithFallback,
-    // Measuring newly mounted items re-renders once per batch instead of once per item.
-    useFlushSync: false,
-  });
-  const totalSize = virtualizer.getTotalSize();
-  return (
-    <div
-      ref={scrollRef}
-      className="jt-scroll"
-      style={{ height: `min(${totalSize}px, 70vh)`, overflow: "auto", contain: "strict" }}
-    >
-      <div style={{ height: totalSize, position: "relative", width: "100%" }}>
-        {virtualizer.getVirtualItems().map((item) => (
-          <div
-            key={item.key}
-            data-index={item.index}
-            ref={virtualizer.measureElement}
-            style={{
-              position: "absolute",
-              top: 0,
-              left: 0,
-              width: "100%",
-              transform: `translateY(${item.start}px)`,
-            }}
-          >
-            <JsonRowView row={rows[item.index]!} onToggle={onToggle} onNavigate={onNavigate} />
-          </div>
-        ))}
-      </div>
-    </div>
-  );
+function freshView(data: unknown): ViewState {
+  return { data, query: "", toggled: EMPTY_TOGGLES, current: 0 };
 }

@@ -3,6 +3,7 @@ import {
   Button,
   FormControl,
   InputLabel,
+  LinearProgress,
   MenuItem,
   Paper,
   Select,
@@ -13,10 +14,12 @@ import {
 
 type CreateActorPanelProps = {
   baseUrls: string[];
+  /** A creation is under way: the button waits and a progress bar says so. */
+  creating: boolean;
   onCreate: (baseUrl: string, handle: string) => void;
 };
 
-export function CreateActorPanel({ baseUrls, onCreate }: CreateActorPanelProps) {
+export function CreateActorPanel({ baseUrls, creating, onCreate }: CreateActorPanelProps) {
   const [chosen, setChosen] = useState("");
   const [handle, setHandle] = useState("");
   // Follows the list when the chosen base URL disappears from a refreshed info.
@@ -27,8 +30,8 @@ export function CreateActorPanel({ baseUrls, onCreate }: CreateActorPanelProps) 
       <Typography variant="h6" component="h2" gutterBottom>
         Create actor
       </Typography>
-      <Stack direction="row" spacing={2} sx={{ alignItems: "center" }}>
-        <FormControl sx={{ minWidth: 240 }}>
+      <Stack direction="row" useFlexGap spacing={2} sx={{ alignItems: "center", flexWrap: "wrap" }}>
+        <FormControl sx={{ minWidth: 240, maxWidth: "100%" }}>
           <InputLabel id="create-actor-base-url-label">Base Url</InputLabel>
           <Select
             labelId="create-actor-base-url-label"
@@ -50,10 +53,11 @@ export function CreateActorPanel({ baseUrls, onCreate }: CreateActorPanelProps) 
           value={handle}
           onChange={(event) => setHandle(event.target.value)}
         />
-        <Button variant="contained" onClick={() => onCreate(baseUrl, handle)}>
+        <Button variant="contained" disabled={creating} onClick={() => onCreate(baseUrl, handle)}>
           Create Actor
         </Button>
       </Stack>
+      {creating && <LinearProgress aria-label="Creating actor" sx={{ mt: 2 }} />}
     </Paper>
   );
 }

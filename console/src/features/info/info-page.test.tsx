@@ -91,6 +91,9 @@ describe("info page", () => {
     expect(await screen.findByText(/CattleDrive/)).toBeInTheDocument();
     expect(screen.queryByRole("combobox", { name: "Base Url" })).not.toBeInTheDocument();
     expect(screen.queryByRole("button", { name: "Create Actor" })).not.toBeInTheDocument();
+    expect(screen.getByText(/This account cannot create actors/)).toHaveTextContent(
+      /--permission HOST/,
+    );
   });
 
   it("lists the base URLs in the 'Base Url' select", async () => {
@@ -170,5 +173,37 @@ describe("info page", () => {
     } finally {
       routes["POST /account/create"] = original;
     }
+  });
+
+  it("shows a progress bar while the info loads and while an actor is being created", async () => {
+    let answer!: () => void;
+    const held = new Promise<void>((resolve) => (answer = resolve));
+    const original = routes["POST /account/create"]!;
+    routes["POST /account/create"] = async (call) => {
+      await held;
+      return original(call);
+    };
+    try {
+      signIn();
+      renderConsole("/");
+      expect(screen.getByRole("progressbar", { name: "Loading the account info" })).toBeVisible();
+      const user = userEvent.setup();
+      await user.click(await screen.findByRole("button", { name: "Create Actor" }));
+
+      expect(await screen.findByRole("progressbar", { name: "Creating actor" })).toBeVisible();
+      expect(screen.getByRole("button", { name: "Create Actor" })).toBeDisabled();
+      answer();
+      await screen.findByRole("dialog");
+      await waitFor(() =>
+        expect(screen.queryByRole("progressbar", { name: "Creating actor" })).toBeNull(),
+      );
+    } finally {
+      routes["POST /account/create"] = original;
+    }
+  });
+
+  it("signed out, offers the way to Sign In under Please login", () => {
+    renderConsole("/");
+    expect(screen.getByRole("link", { name: "Sign In" })).toHaveAttribute("href", "/signin");
   });
 });

@@ -1,5 +1,6 @@
-import { Alert, Typography } from "@mui/material";
+import { Alert, LinearProgress, Typography } from "@mui/material";
 import { JsonTree } from "../../components/json-tree/index.ts";
+import { SignedOutNotice } from "../../components/signed-out/index.ts";
 import { useUserStore } from "../../lib/user-store.ts";
 import { CreateActorPanel } from "./create-actor-panel.tsx";
 import { CreatedActorDialog } from "./created-actor-dialog.tsx";
@@ -11,14 +12,27 @@ export function InfoPage() {
   const { info, error, loading, refresh } = useAccountInfo();
   const creation = useCreateActor(refresh);
 
-  if (!token) return <Typography>Please login</Typography>;
-  if (loading) return <Typography>Loading...</Typography>;
+  if (!token) return <SignedOutNotice />;
+  if (loading) {
+    return (
+      <>
+        <Typography>Loading...</Typography>
+        <LinearProgress aria-label="Loading the account info" sx={{ mt: 1 }} />
+      </>
+    );
+  }
   if (!info) return <Alert severity="error">{describeFailure(error?.status, error?.data)}</Alert>;
 
   return (
     <>
-      {info.baseUrls.length > 0 && (
-        <CreateActorPanel baseUrls={info.baseUrls} onCreate={creation.create} />
+      {info.baseUrls.length > 0 ? (
+        <CreateActorPanel
+          baseUrls={info.baseUrls}
+          creating={creation.pending}
+          onCreate={creation.create}
+        />
+      ) : (
+        <NoBaseUrlHint />
       )}
       <CreatedActorDialog result={creation.result} onClose={creation.dismiss} />
       <JsonTree data={info} />
@@ -30,4 +44,15 @@ function describeFailure(status: number | undefined, body: unknown): string {
   const detail = (body as { detail?: unknown } | null)?.detail;
   const reason = typeof detail === "string" ? detail : JSON.stringify(body);
   return `Could not load the account info (${status ? `HTTP ${status}` : "no answer"}): ${reason}`;
+}
+
+/** Without a base URL the create-actor panel is absent (console.md); say why, and the remedy. */
+function NoBaseUrlHint() {
+  return (
+    <Alert severity="info" sx={{ mb: 3 }}>
+      This account cannot create actors: the server allows it no base URL. Base URLs are allowed to
+      admin accounts and to accounts with a permission for their host (
+      <code>corral account new NAME PASSWORD --admin</code> or <code>--permission HOST</code>).
+    </Alert>
+  );
 }

@@ -5,6 +5,8 @@ import type { ActorDocument, CreateActorRequest } from "../../lib/wire-types.ts"
 export type CreateActorState = {
   /** The last answer (the new actor's document or the error body), until dismissed. */
   result: FeResponse<ActorDocument> | null;
+  /** True from the click until the answer and the refreshed info are in. */
+  pending: boolean;
   create: (baseUrl: string, handle: string) => Promise<void>;
   dismiss: () => void;
 };
@@ -12,21 +14,28 @@ export type CreateActorState = {
 /** Creates an actor, keeps the answer for the modal, then lets the caller refresh the info. */
 export function useCreateActor(onCreated: () => Promise<void>): CreateActorState {
   const [result, setResult] = useState<FeResponse<ActorDocument> | null>(null);
+  const [pending, setPending] = useState(false);
 
   const create = useCallback(
     async (baseUrl: string, handle: string) => {
       const trimmed = handle.trim();
       const body: CreateActorRequest = { baseUrl, handle: trimmed === "" ? null : trimmed };
+      setPending(true);
       try {
         setResult(await callFe<ActorDocument>("/account/create", { body }));
       } catch (failure) {
         setResult({ ok: false, status: 0, data: { detail: String(failure) } });
+        setPending(false);
         return;
       }
-      await onCreated();
+      try {
+        await onCreated();
+      } finally {
+        setPending(false);
+      }
     },
     [onCreated],
   );
 
-  return { result, create, dismiss: useCallback(() => setResult(null), []) };
+  return { result, pending, create, dismiss: useCallback(() => setResult(null), []) };
 }

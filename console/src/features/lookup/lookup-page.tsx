@@ -1,10 +1,13 @@
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useSearchParams } from "react-router";
-import { Alert, Box, TextField, Typography } from "@mui/material";
+import { Box, LinearProgress, TextField, Typography } from "@mui/material";
 import { JsonTree } from "../../components/json-tree/index.ts";
-import type { FeResponse } from "../../lib/fe-client.ts";
 import { useUserStore } from "../../lib/user-store.ts";
-import type { LookupResult } from "../../lib/wire-types.ts";
+import { curlLine } from "./curl-line.ts";
+import { LookupComparison } from "./lookup-comparison.tsx";
+import { LookupFailure } from "./lookup-failure.tsx";
+import { useLookupHistory } from "./lookup-history.ts";
+import { RecentLookups } from "./recent-lookups.tsx";
 import { useLookup } from "./use-lookup.ts";
 
 export function LookupPage() {
@@ -12,7 +15,11 @@ export function LookupPage() {
   const [searchParams, setSearchParams] = useSearchParams();
   const uriParam = searchParams.get("uri") ?? "";
   const [field, setField] = useState("");
-  const { result, lookup } = useLookup(currentActor);
+  const { uri, result, pending, lookup } = useLookup(currentActor);
+  const recent = useLookupHistory((state) => state.recent);
+  const [comparing, setComparing] = useState<string[]>([]);
+  // Enter looks up and leaving the field after it must not look the same URI up twice.
+  const lastRun = useRef<string | null>(null);
 
   // A uri arriving in the address (a link clicked in any JSON tree) fills the field and is looked
   // up. Only a change of the parameter counts: typing in the field must not trigger lookups, so
@@ -20,18 +27,35 @@ export function LookupPage() {
   useEffect(() => {
     if (currentActor === null || uriParam === "" || uriParam === field) return;
     setField(uriParam);
+    lastRun.current = uriParam;
     void lookup(uriParam);
   }, [uriParam, currentActor, lookup]);
 
   if (currentActor === null) return <Typography>Loading...</Typography>;
 
-  function lookUpField() {
-    const uri = field.trim();
-    if (uri === "") return;
-    if (uri !== field) setField(uri);
-    if (uri !== uriParam) setSearchParams({ uri });
-    void lookup(uri);
+  function run(text: string, force: boolean) {
+    const target = text.trim();
+    if (target === "" || (!force && target === lastRun.current)) return;
+    lastRun.current = target;
+    if (target !== field) setField(target);
+    if (target !== uriParam) setSearchParams({ uri: target });
+    void lookup(target);
   }
+
+  function toggleCompare(chosen: string) {
+    setComparing((previous) =>
+      previous.includes(chosen)
+        ? previous.filter((item) => item !== chosen)
+        : [...previous.slice(-1), chosen].slice(-2),
+    );
+  }
+
+  const raw = result?.ok ? result.data.raw : null;
+  const shownResult = uri === field.trim() ? result : null;
+  const pair = comparing
+    .map((id) => recent.find((entry) => entry.id === id))
+    .filter((entry) => entry !== undefined)
+    .sort((a, b) => a.at - b.at);
 
   return (
     <>
@@ -41,30 +65,35 @@ export function LookupPage() {
         fullWidth
         value={field}
         onChange={(event) => setField(event.target.value)}
-        onBlur={lookUpField}
+        onKeyDown={(event) => event.key === "Enter" && run(field, true)}
+        onBlur={() => run(field, false)}
       />
+      {pending && <LinearProgress aria-label={`Looking up ${uri}`} sx={{ mt: 1 }} />}
       <Box
         component="pre"
         data-testid="curl-example"
-        sx={{ my: 2, p: 1, bgcolor: "action.hover", overflowX: "auto", whiteSpace: "pre-wrap" }}
+        sx={{
+          my: 2,
+          p: 1,
+          bgcolor: "action.hover",
+          overflowX: "auto",
+          whiteSpace: "pre-wrap",
+          overflowWrap: "anywhere",
+        }}
       >
-        curl -H 'Accept: application/activity+json' &apos;{field.trim() || "URI"}&apos;
+        {curlLine(field, uri === field.trim() && typeof raw?.id === "string" ? raw.id : null)}
       </Box>
-      {result && <LookupFailure result={result} />}
-      {result && <JsonTree data={result.data} />}
+      {shownResult && <LookupFailure result={shownResult} />}
+      {shownResult && <JsonTree data={shownResult.data} />}
+      {pair.length === 2 && (
+        <LookupComparison before={pair[0]!} after={pair[1]!} onClose={() => setComparing([])} />
+      )}
+      <RecentLookups
+        recent={recent}
+        comparing={comparing}
+        onRun={(item) => run(item, true)}
+        onCompare={toggleCompare}
+      />
     </>
-  );
-}
-
-/** Says in words why a lookup found nothing; the tree below still shows the whole answer. */
-function LookupFailure({ result }: { result: FeResponse<LookupResult> }) {
-  const data = result.data as { raw?: unknown; error?: unknown; detail?: unknown } | null;
-  if (result.ok && data?.raw !== null) return null;
-  const reason = data?.error ?? data?.detail ?? "no reason given";
-  const prefix = result.ok ? "Not found" : `Lookup failed (HTTP ${result.status})`;
-  return (
-    <Alert severity="warning" sx={{ mb: 2 }}>
-      {prefix}: {typeof reason === "string" ? reason : JSON.stringify(reason)}
-    </Alert>
   );
 }

@@ -57,7 +57,7 @@ describe("sign-in page", () => {
     expect(signin.authorization).toBeUndefined();
   });
 
-  it("logs 'token is undefined' and stays on the page when a wrong password gets an error body", async () => {
+  it("logs 'token is undefined', stays on the page and shows the server's reason for a wrong password", async () => {
     const log = vi.spyOn(console, "log").mockImplementation(() => {});
     const { currentPath } = renderConsole("/signin");
 
@@ -67,7 +67,51 @@ describe("sign-in page", () => {
     expect(log).toHaveBeenCalledTimes(1);
     expect(currentPath()).toBe("/signin");
     expect(useUserStore.getState().token).toBeNull();
-    expect(screen.queryByRole("alert")).not.toBeInTheDocument();
+    expect(await signInForm().findByRole("alert")).toHaveTextContent("Wrong name or password");
+  });
+
+  it("shows a 429's reason and when to try again", async () => {
+    vi.spyOn(console, "log").mockImplementation(() => {});
+    const original = routes["POST /signin"]!;
+    routes["POST /signin"] = () => ({
+      status: 429,
+      body: { detail: "Too many failed sign-ins; try again in 900 s" },
+      headers: { "Retry-After": "900" },
+    });
+    try {
+      renderConsole("/signin");
+
+      await submit(account.name, account.password);
+
+      const alert = await signInForm().findByRole("alert");
+      expect(alert).toHaveTextContent(
+        /^Too many failed sign-ins; try again in 900 s \(after \d{1,2}:\d{2}:\d{2}/,
+      );
+    } finally {
+      routes["POST /signin"] = original;
+    }
+  });
+
+  it("shows that it waits while the sign-in is under way", async () => {
+    let answer!: () => void;
+    const held = new Promise<void>((resolve) => (answer = resolve));
+    const original = routes["POST /signin"]!;
+    routes["POST /signin"] = async (call) => {
+      await held;
+      return original(call);
+    };
+    try {
+      const { currentPath } = renderConsole("/signin");
+
+      await submit(account.name, account.password);
+
+      expect(await screen.findByRole("progressbar", { name: "Signing in" })).toBeInTheDocument();
+      expect(signInForm().getByRole("button", { name: "Sign In" })).toBeDisabled();
+      answer();
+      await waitFor(() => expect(currentPath()).toBe("/"));
+    } finally {
+      routes["POST /signin"] = original;
+    }
   });
 
   it("logs 'token is undefined' for a 200 answer that carries no token", async () => {
@@ -82,6 +126,7 @@ describe("sign-in page", () => {
       await waitFor(() => expect(log).toHaveBeenCalledWith("token is undefined"));
       expect(currentPath()).toBe("/signin");
       expect(useUserStore.getState().token).toBeNull();
+      expect(screen.queryByRole("alert")).not.toBeInTheDocument();
     } finally {
       routes["POST /signin"] = original;
     }

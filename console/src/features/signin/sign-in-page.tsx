@@ -1,9 +1,19 @@
 import { useState, type FormEvent } from "react";
-import { Box, Button, Card, CardContent, Stack, TextField, Typography } from "@mui/material";
+import {
+  Alert,
+  Box,
+  Button,
+  Card,
+  CardContent,
+  LinearProgress,
+  Stack,
+  TextField,
+  Typography,
+} from "@mui/material";
 import { useSignIn } from "./use-sign-in.ts";
 
 export function SignInPage() {
-  const signIn = useSignIn();
+  const { signIn, pending, refusal } = useSignIn();
   const [name, setName] = useState("");
   const [password, setPassword] = useState("");
 
@@ -36,7 +46,9 @@ export function SignInPage() {
               value={password}
               onChange={(event) => setPassword(event.target.value)}
             />
-            <Button type="submit" variant="contained">
+            {refusal && <Alert severity="error">{refusal}</Alert>}
+            {pending && <LinearProgress aria-label="Signing in" />}
+            <Button type="submit" variant="contained" disabled={pending}>
               Sign In
             </Button>
           </Stack>

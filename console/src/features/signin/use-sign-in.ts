@@ -1,19 +1,30 @@
-import { useCallback } from "react";
+import { useCallback, useState } from "react";
 import { useNavigate } from "react-router";
-import { callFe } from "../../lib/fe-client.ts";
+import { callFe, type FeError } from "../../lib/fe-client.ts";
 import { useUserStore } from "../../lib/user-store.ts";
 import type { SignInRequest, SignInResponse } from "../../lib/wire-types.ts";
 
+export type SignInState = {
+  signIn: (credentials: SignInRequest) => Promise<void>;
+  pending: boolean;
+  /** Why the server refused the last attempt, as a sentence; null when it did not. */
+  refusal: string | null;
+};
+
 /**
- * Signs in and goes to "/". An answer without a token (wrong password, 422, 429 all answer with an
- * error body) is logged with console.log as exactly "token is undefined" and nothing else happens:
- * the spec shows no message and keeps the user on the page.
+ * Signs in and goes to "/". Any answer without a token is logged with console.log as exactly
+ * "token is undefined" (console.md); a refusal (wrong password, 422, 429) also shows the server's
+ * reason, so a person knows whether to retype or to wait.
  */
-export function useSignIn(): (credentials: SignInRequest) => Promise<void> {
+export function useSignIn(): SignInState {
   const setToken = useUserStore((state) => state.setToken);
   const navigate = useNavigate();
-  return useCallback(
-    async (credentials) => {
+  const [pending, setPending] = useState(false);
+  const [refusal, setRefusal] = useState<string | null>(null);
+  const signIn = useCallback(
+    async (credentials: SignInRequest) => {
+      setPending(true);
+      setRefusal(null);
       let token: unknown;
       try {
         const result = await callFe<SignInResponse>("/signin", {
@@ -21,9 +32,13 @@ export function useSignIn(): (credentials: SignInRequest) => Promise<void> {
           anonymous: true,
         });
         token = (result.data as Partial<SignInResponse> | null)?.token;
+        if (!result.ok) setRefusal(describeRefusal(result));
       } catch (error) {
         console.warn(`sign-in failed: ${String(error)}`);
+        setRefusal(`The server did not answer: ${String(error)}`);
         return;
+      } finally {
+        setPending(false);
       }
       if (typeof token !== "string") {
         console.log("token is undefined");
@@ -34,4 +49,18 @@ export function useSignIn(): (credentials: SignInRequest) => Promise<void> {
     },
     [setToken, navigate],
   );
+  return { signIn, pending, refusal };
+}
+
+function describeRefusal(error: FeError): string {
+  const detail = (error.data as { detail?: unknown } | null)?.detail;
+  let reason = `Sign-in refused (HTTP ${error.status})`;
+  if (typeof detail === "string") reason = detail;
+  else if (Array.isArray(detail))
+    reason = detail
+      .map((item: { loc?: unknown[]; msg?: unknown }) => `${item.loc?.at(-1)}: ${item.msg}`)
+      .join("; ");
+  if (error.retryAfter === undefined) return reason;
+  const at = new Date(Date.now() + error.retryAfter * 1000).toLocaleTimeString();
+  return `${reason} (after ${at})`;
 }

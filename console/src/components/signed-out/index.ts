@@ -1,0 +1,1 @@
+export { SignedOutNotice } from "./signed-out-notice.tsx";

@@ -1,0 +1,14 @@
+import { Link, Typography } from "@mui/material";
+import { Link as RouterLink } from "react-router";
+
+/** What a page that needs an account shows while signed out: console.md's words, and the way in. */
+export function SignedOutNotice() {
+  return (
+    <>
+      <Typography>Please login</Typography>
+      <Link component={RouterLink} to="/signin">
+        Sign In
+      </Link>
+    </>
+  );
+}

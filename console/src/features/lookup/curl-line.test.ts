@@ -1,0 +1,30 @@
+import { describe, expect, it } from "vitest";
+import { curlLine } from "./curl-line.ts";
+
+describe("curlLine", () => {
+  it("requests a URL as activity+json", () => {
+    expect(curlLine(" https://a.example/u/bob ", null)).toBe(
+      "curl -H 'Accept: application/activity+json' 'https://a.example/u/bob'",
+    );
+  });
+
+  it.each(["@bob@a.example", "acct:bob@a.example", "bob@a.example"])(
+    "requests the id a handle (%s) resolved to, not the handle",
+    (handle) => {
+      expect(curlLine(handle, "https://a.example/users/bob")).toBe(
+        "curl -H 'Accept: application/activity+json' 'https://a.example/users/bob'",
+      );
+    },
+  );
+
+  it("shows the WebFinger query for a handle not resolved yet", () => {
+    expect(curlLine("@bob@a.example", null)).toBe(
+      "curl -H 'Accept: application/jrd+json' " +
+        "'https://a.example/.well-known/webfinger?resource=acct%3Abob%40a.example'",
+    );
+  });
+
+  it("quotes a single quote for the shell", () => {
+    expect(curlLine("https://a.example/it's", null)).toContain("'https://a.example/it'\\''s'");
+  });
+});

@@ -1,0 +1,263 @@
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll } from "vitest";
+import { expect, test } from "./harness/fixtures.ts";
+import { eventually, recordFeRequests, signIn } from "./harness/console-ui.ts";
+import {
+  nestedDocumentText,
+  startDocumentServer,
+  type DocumentServer,
+} from "./harness/document-server.ts";
+import { signInApi } from "./harness/fe-api.ts";
+
+// workbench.md "Lookup" and "JSON trees": the real server looks documents up, some of them on a
+// remote stand-in (harness/document-server.ts) that answers when the test lets it.
+
+let remote: DocumentServer;
+beforeAll(async () => {
+  remote = await startDocumentServer();
+});
+afterAll(() => remote.close());
+
+function uriField(page: Page) {
+  return page.getByRole("textbox", { name: "URI" });
+}
+
+function recentLookups(page: Page) {
+  return page.getByRole("region", { name: "Recent lookups" });
+}
+
+test("Enter in URI runs the lookup", async ({ page, account, corral }) => {
+  const api = await signInApi(corral.url, account.name, account.password);
+  const me = await api.createActor("enterer");
+  const target = await api.createActor("entered");
+  const requests = recordFeRequests(page);
+  await signIn(page, account);
+  await page.goto("/lookup");
+  await uriField(page).fill(target.id);
+  await uriField(page).press("Enter");
+  await page.locator("main .json-tree").getByText('"entered"').first().waitFor();
+  expect(new URL(page.url()).searchParams.get("uri")).toBe(target.id);
+  const lookups = requests.filter((request) => request.url().endsWith("/fe/actor/lookup"));
+  expect(lookups.map((request) => request.postDataJSON())).toEqual([
+    { uri: target.id, actorId: me.id },
+  ]);
+});
+
+test("a slow lookup shows a progress bar and not the previous result, then its own", async ({
+  page,
+  account,
+  corral,
+}) => {
+  const api = await signInApi(corral.url, account.name, account.password);
+  await api.createActor("waiter");
+  const first = await api.createActor("previous");
+  const slowUri = `${remote.url}/slow/note`;
+  remote.serve("/slow/note", { id: slowUri, type: "Note", content: "arrived slowly" });
+  const release = remote.hold("/slow/note");
+  await signIn(page, account);
+  await page.goto(`/lookup?uri=${encodeURIComponent(first.id)}`);
+  await page.getByText('"previous"').first().waitFor();
+
+  await uriField(page).fill(slowUri);
+  await uriField(page).press("Enter");
+
+  await page.getByRole("progressbar").waitFor();
+  expect(await page.getByText('"previous"').count()).toBe(0);
+  expect(await page.locator("main .json-tree").count()).toBe(0);
+  release();
+  await page.getByText('"arrived slowly"').first().waitFor();
+  await page.getByRole("progressbar").waitFor({ state: "detached" });
+});
+
+test("a failed lookup shows the server's reason as text", async ({ page, account, corral }) => {
+  const api = await signInApi(corral.url, account.name, account.password);
+  await api.createActor("failer");
+  await signIn(page, account);
+  await page.goto(`/lookup?uri=${encodeURIComponent(`${remote.url}/missing`)}`);
+  const alert = page.getByRole("alert");
+  await alert.waitFor();
+  expect(await alert.textContent()).toMatch(/missing answered 404 Not Found: no such document/);
+});
+
+test("Recent lookups are kept across a reload, newest first, and a click runs one again", async ({
+  page,
+  account,
+  corral,
+}) => {
+  const api = await signInApi(corral.url, account.name, account.password);
+  await api.createActor("recaller");
+  const one = await api.createActor("recalled1");
+  const two = await api.createActor("recalled2");
+  const requests = recordFeRequests(page);
+  await signIn(page, account);
+  await page.goto(`/lookup?uri=${encodeURIComponent(one.id)}`);
+  await page.getByText('"recalled1"').first().waitFor();
+  await uriField(page).fill(two.id);
+  await uriField(page).press("Enter");
+  await page.getByText('"recalled2"').first().waitFor();
+
+  await page.goto("/lookup");
+  const items = recentLookups(page).getByRole("listitem");
+  await eventually(() => items.count()).toBe(2);
+  expect(await items.nth(0).textContent()).toContain(two.id);
+  expect(await items.nth(1).textContent()).toContain(one.id);
+  const before = requests.length;
+  await recentLookups(page).getByRole("button", { name: one.id }).click();
+
+  await page.getByText('"recalled1"').first().waitFor();
+  expect(await uriField(page).inputValue()).toBe(one.id);
+  const again = requests.slice(before).filter((r) => r.url().endsWith("/fe/actor/lookup"));
+  expect(again.map((request) => request.postDataJSON().uri)).toEqual([one.id]);
+});
+
+test("Compare shows an actor before and after update_actor, one line per changed path", async ({
+  page,
+  account,
+  corral,
+}) => {
+  const api = await signInApi(corral.url, account.name, account.password);
+  const actor = await api.createActor("changing");
+  await signIn(page, account);
+  await page.goto(`/lookup?uri=${encodeURIComponent(actor.id)}`);
+  await page.getByText('"changing"').first().waitFor();
+  await api.trigger("update_actor", { actor: actor.id, profile: { name: "Changed Name" } });
+  await eventually(async () => {
+    await uriField(page).press("Enter");
+    return page.getByText('"Changed Name"').count();
+  }).toBeGreaterThan(0);
+
+  const compare = recentLookups(page).getByRole("button", { name: "Compare" });
+  await eventually(() => compare.count()).toBe(2);
+  await compare.nth(1).click();
+  await compare.nth(0).click();
+
+  const lines = page.getByRole("list", { name: "Changed paths" }).getByRole("listitem");
+  await lines.first().waitFor();
+  expect(await lines.allTextContents()).toContain('added name: "Changed Name"');
+});
+
+test("the curl line for a handle requests the id it resolved to", async ({
+  page,
+  account,
+  corral,
+}) => {
+  const api = await signInApi(corral.url, account.name, account.password);
+  const actor = await api.createActor("handled");
+  await signIn(page, account);
+  await page.goto("/lookup");
+  const handle = `@handled@${new URL(corral.url).host}`;
+  await uriField(page).fill(handle);
+  await uriField(page).press("Enter");
+  await page.getByText('"handled"').first().waitFor();
+  const curl = page.getByTestId("curl-example");
+  await eventually(() => curl.textContent()).toBe(
+    `curl -H 'Accept: application/activity+json' '${actor.id}'`,
+  );
+});
+
+test("a document nested 3,000 levels deep renders as a tree", async ({ page, account, corral }) => {
+  const api = await signInApi(corral.url, account.name, account.password);
+  await api.createActor("diver");
+  remote.serve("/deep", nestedDocumentText(3_000));
+  await signIn(page, account);
+  await page.goto(`/lookup?uri=${encodeURIComponent(`${remote.url}/deep`)}`);
+  await page.getByRole("button", { name: "Collapse raw" }).waitFor();
+  expect(await page.getByText("Something went wrong").count()).toBe(0);
+  const tree = page.locator("main .json-tree");
+  await tree.locator(".jt-scroll").evaluate((box) => (box.scrollTop = box.scrollHeight));
+  await tree.getByText('"bottom"').waitFor();
+});
+
+test("a document nested 100,000 levels deep renders as a tree", async ({
+  page,
+  account,
+  corral,
+}) => {
+  const api = await signInApi(corral.url, account.name, account.password);
+  await api.createActor("abyss");
+  // Deeper than the server's own JSON.stringify goes: played to the browser as the answer.
+  await page.route("**/fe/actor/lookup", (route) =>
+    route.fulfill({
+      contentType: "application/json",
+      body: `{"raw":${nestedDocumentText(100_000)}}`,
+    }),
+  );
+  await signIn(page, account);
+  await page.goto(`/lookup?uri=${encodeURIComponent("https://deep.example/abyss")}`);
+  await page.getByRole("button", { name: "Collapse raw" }).waitFor();
+  expect(await page.getByText("Something went wrong").count()).toBe(0);
+  const tree = page.locator("main .json-tree");
+  await tree.locator(".jt-scroll").evaluate((box) => (box.scrollTop = box.scrollHeight));
+  await tree.getByText('"bottom"').waitFor();
+});
+
+test("Find in document opens, counts and scrolls to the matches in a large document", async ({
+  page,
+  account,
+  corral,
+}) => {
+  const api = await signInApi(corral.url, account.name, account.password);
+  await api.createActor("finder");
+  const uri = `${remote.url}/large`;
+  const fields = Object.fromEntries(
+    Array.from({ length: 300 }, (_, i) => [`field${String(i).padStart(3, "0")}`, i]),
+  );
+  remote.serve("/large", {
+    id: uri,
+    type: "Person",
+    ...fields,
+    publicKey: { id: `${uri}#key`, owner: uri, publicKeyPem: "PEM with a needle inside" },
+    zzz: "the last NEEDLE",
+  });
+  await signIn(page, account);
+  await page.goto(`/lookup?uri=${encodeURIComponent(uri)}`);
+  const find = page.getByRole("textbox", { name: "Find in document" });
+  await find.fill("needle");
+
+  // The answer holds the document twice: as fetched ("raw") and as understood ("parsed").
+  await page.getByRole("status").filter({ hasText: "3 matches" }).waitFor();
+  const current = page.locator("main .jt-match-current");
+  await find.press("Enter");
+  // The collapsed publicKey of the raw document was opened to show its match, which is on screen.
+  await eventually(() => current.textContent()).toBe('publicKeyPem: "PEM with a needle inside"');
+  expect(await page.getByRole("button", { name: "Collapse publicKey" }).count()).toBeGreaterThan(0);
+  await find.press("Enter");
+  await eventually(() => current.textContent()).toBe('zzz: "the last NEEDLE"');
+  const box = await page.locator("main .jt-scroll").boundingBox();
+  const row = await current.boundingBox();
+  expect(row!.y).toBeGreaterThanOrEqual(box!.y);
+  expect(row!.y + row!.height).toBeLessThanOrEqual(box!.y + box!.height);
+});
+
+test("Compare on two large documents computes the difference in a Web Worker", async ({
+  page,
+  account,
+  corral,
+}) => {
+  const api = await signInApi(corral.url, account.name, account.password);
+  await api.createActor("weigher");
+  const uri = `${remote.url}/huge`;
+  const fields = Object.fromEntries(Array.from({ length: 6_000 }, (_, i) => [`f${i}`, i]));
+  remote.serve("/huge", { id: uri, type: "Collection", ...fields });
+  const workers: string[] = [];
+  page.on("worker", (worker) => workers.push(worker.url()));
+  await signIn(page, account);
+  await page.goto(`/lookup?uri=${encodeURIComponent(uri)}`);
+  await page.getByText('"Collection"').first().waitFor();
+  remote.serve("/huge", { id: uri, type: "Collection", ...fields, f17: "changed", added: true });
+  await uriField(page).press("Enter");
+  await page.getByText("6003 keys").waitFor(); // f17 itself is far below, not rendered
+
+  const compare = recentLookups(page).getByRole("button", { name: "Compare" });
+  await eventually(() => compare.count()).toBe(2);
+  await compare.nth(0).click();
+  await compare.nth(1).click();
+
+  const lines = page.getByRole("list", { name: "Changed paths" }).getByRole("listitem");
+  await lines.first().waitFor();
+  expect(await lines.allTextContents()).toEqual([
+    "added added: true",
+    'changed f17: 17 → "changed"',
+  ]);
+  expect(workers.some((url) => /diff-worker/.test(url))).toBe(true);
+});
