@@ -21,10 +21,16 @@ export type FeRequest = {
   anonymous?: boolean;
   /** Lets a hook drop an answer nobody waits for any more. */
   signal?: AbortSignal;
+  /**
+   * Response headers the caller needs (Corral's additions such as Corral-Trigger-Id); the answer
+   * then carries `headers` with those present, keyed as asked.
+   */
+  readHeaders?: readonly string[];
 };
 
-export type FeResponse<T> = { ok: true; status: number; data: T } | FeError;
-export type FeError = { ok: false; status: number; data: unknown };
+export type FeHeaders = Record<string, string>;
+export type FeResponse<T> = { ok: true; status: number; data: T; headers?: FeHeaders } | FeError;
+export type FeError = { ok: false; status: number; data: unknown; headers?: FeHeaders };
 
 /**
  * Calls `${base}${path}` with a JSON body and reads the answer as JSON. An empty or 204 answer
@@ -44,8 +50,20 @@ export async function callFe<T>(path: string, request: FeRequest = {}): Promise<
     signal: request.signal,
   });
   const data = await readJsonBody(response);
-  if (!response.ok) return { ok: false, status: response.status, data };
-  return { ok: true, status: response.status, data: data as T };
+  const result: FeResponse<T> = response.ok
+    ? { ok: true, status: response.status, data: data as T }
+    : { ok: false, status: response.status, data };
+  if (request.readHeaders) result.headers = pickHeaders(response.headers, request.readHeaders);
+  return result;
+}
+
+function pickHeaders(headers: Headers, names: readonly string[]): FeHeaders {
+  const picked: FeHeaders = {};
+  for (const name of names) {
+    const value = headers.get(name);
+    if (value !== null) picked[name] = value;
+  }
+  return picked;
 }
 
 async function readJsonBody(response: Response): Promise<unknown> {
