@@ -1,0 +1,87 @@
+import { useState } from "react";
+import {
+  Alert,
+  Button,
+  CircularProgress,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableRow,
+} from "@mui/material";
+import { redeliverTrigger } from "../../lib/trigger-client.ts";
+import {
+  canRedeliver,
+  type TriggerDelivery,
+  type TriggerRecord,
+} from "../../lib/trigger-record.ts";
+import { formatTime } from "./call-text.ts";
+
+type Props = { record: TriggerRecord; onRedelivered: () => void };
+
+/** One row per recipient inbox; a failed or retrying one can be sent again at once. */
+export function DeliveryTable({ record, onRedelivered }: Props) {
+  const [busy, setBusy] = useState<string | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+
+  const redeliver = async (delivery: TriggerDelivery) => {
+    setBusy(delivery.inbox);
+    setProblem(null);
+    const answer = await redeliverTrigger(record.id, delivery.inbox);
+    setBusy(null);
+    if (answer.ok) onRedelivered();
+    else setProblem(`Redeliver to ${delivery.inbox} failed: ${answer.reason}`);
+  };
+
+  return (
+    <>
+      {problem && <Alert severity="error">{problem}</Alert>}
+      <Table size="small" aria-label="Deliveries">
+        <TableHead>
+          <TableRow>
+            <TableCell>Inbox</TableCell>
+            <TableCell>Delivery</TableCell>
+            <TableCell>Status</TableCell>
+            <TableCell>Attempts</TableCell>
+            <TableCell>Last error</TableCell>
+            <TableCell>When</TableCell>
+            <TableCell />
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {record.deliveries.map((delivery) => (
+            <TableRow key={delivery.inbox}>
+              <TableCell sx={{ wordBreak: "break-all" }}>{delivery.inbox}</TableCell>
+              <TableCell>{delivery.state}</TableCell>
+              <TableCell>{delivery.status ?? "—"}</TableCell>
+              <TableCell>{delivery.attempts}</TableCell>
+              <TableCell>{delivery.lastError ?? "—"}</TableCell>
+              <TableCell>{describeWhen(delivery)}</TableCell>
+              <TableCell>
+                {canRedeliver(delivery) && (
+                  <Button
+                    size="small"
+                    disabled={busy !== null}
+                    onClick={() => void redeliver(delivery)}
+                  >
+                    Redeliver
+                  </Button>
+                )}
+                {/* Beside the button, not in it: its name stays "Redeliver". */}
+                {busy === delivery.inbox && (
+                  <CircularProgress size={14} aria-label="Redelivering" />
+                )}
+              </TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </>
+  );
+}
+
+function describeWhen(delivery: TriggerDelivery): string {
+  if (delivery.deliveredAt) return `delivered ${formatTime(delivery.deliveredAt)}`;
+  if (delivery.nextAttemptAt) return `next attempt ${formatTime(delivery.nextAttemptAt)}`;
+  return "—";
+}
