@@ -73,6 +73,6 @@ export function specRoutes(
       const { uri } = call.body as { uri: string };
       return { status: 200, body: { raw: { id: uri, type: "Note", content: `looked up ${uri}` } } };
     },
-    ...triggerRoutes(state.triggers ?? createTriggerBook(), isSignedIn, unauthorized),
+    ...triggerRoutes(() => (state.triggers ??= createTriggerBook()), isSignedIn, unauthorized),
   };
 }

@@ -12,23 +12,24 @@ export type TriggerBook = {
   redeliveries: Array<{ id: string; inbox?: string }>;
   /** Whether POST answers 202 without the header, as a real cattle_grid does. */
   proxyMode: boolean;
+  /** GETs answered so far, per trigger id: the next step of `plan` to apply. */
+  polls: Map<string, number>;
 };
 
 export function createTriggerBook(plan: Array<Partial<TriggerRecord>> = []): TriggerBook {
-  return { records: new Map(), plan, redeliveries: [], proxyMode: false };
+  return { records: new Map(), plan, redeliveries: [], proxyMode: false, polls: new Map() };
 }
 
-const polls = new WeakMap<TriggerRecord, number>();
-
-/** The routes, for a caller already checked as signed in by `guard`. */
+/** The routes, for callers `guard` lets in; `book` is read on each call, so tests can swap it. */
 export function triggerRoutes(
-  book: TriggerBook,
+  bookOf: () => TriggerBook,
   guard: (call: FeCall) => boolean,
   unauthorized: { status: number; body: unknown },
 ): FeRoutes {
   return {
     "POST /actor/trigger/:method": (call) => {
       if (!guard(call)) return unauthorized;
+      const book = bookOf();
       const body = call.body as Record<string, unknown>;
       const problems = checkBody(call.params.method, body);
       if (problems.length > 0) return { status: 422, body: { detail: problems } };
@@ -48,16 +49,18 @@ export function triggerRoutes(
     },
     "GET /actor/triggers/:id": (call) => {
       if (!guard(call)) return unauthorized;
+      const book = bookOf();
       const record = book.records.get(call.params.id);
       if (!record) return { status: 404, body: { detail: "No such trigger" } };
-      const step = polls.get(record) ?? 0;
+      const step = book.polls.get(record.id) ?? 0;
       const next = step < book.plan.length ? { ...record, ...book.plan[step] } : record;
-      polls.set(next, step + 1);
+      book.polls.set(record.id, step + 1);
       book.records.set(record.id, next);
       return { status: 200, body: next };
     },
     "POST /actor/triggers/:id/redeliver": (call) => {
       if (!guard(call)) return unauthorized;
+      const book = bookOf();
       const record = book.records.get(call.params.id);
       if (!record) return { status: 404, body: { detail: "No such trigger" } };
       const inbox = (call.body as { inbox?: string } | undefined)?.inbox;
@@ -68,9 +71,7 @@ export function triggerRoutes(
           ? { ...delivery, state: "queued" as const, nextAttemptAt: null }
           : delivery,
       );
-      const next = { ...record, deliveries };
-      polls.set(next, polls.get(record) ?? 0);
-      book.records.set(record.id, next);
+      book.records.set(record.id, { ...record, deliveries });
       return { status: 202, body: null };
     },
   };

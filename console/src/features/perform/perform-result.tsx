@@ -13,6 +13,10 @@ type Props = {
 /** The region "Result": what the last Perform (or the call in the address) did, truthfully. */
 export function PerformResult({ sending, latest, callId }: Props) {
   if (sending === null && latest === null && callId === null) return null;
+  // One place for the live view, whether the call came from this Perform or from the address:
+  // the address catches up with a new call a render later, and the view must not start over.
+  const recorded = latest?.outcome.kind === "recorded" ? latest.outcome.triggerId : null;
+  const triggerId = callId ?? recorded;
   return (
     <Box component="section" role="region" aria-label="Result">
       <Typography variant="h6" component="h2">
@@ -23,8 +27,8 @@ export function PerformResult({ sending, latest, callId }: Props) {
           <CircularProgress size={20} aria-label={`Sending ${sending}`} />
           <Typography>Sending {sending}…</Typography>
         </Stack>
-      ) : callId !== null ? (
-        <TriggerView id={callId} />
+      ) : triggerId !== null ? (
+        <TriggerView key={triggerId} id={triggerId} />
       ) : (
         latest && <AnswerView call={latest} />
       )}
@@ -66,8 +70,7 @@ function AnswerView({ call }: { call: PerformCall }) {
         </Alert>
       );
     case "recorded":
-      // Shown through ?call= (TriggerView); reached only if the address lost it.
-      return <TriggerView id={outcome.triggerId} />;
+      return null; // shown live by TriggerView
   }
 }
 
