@@ -6,6 +6,7 @@ import {
   Table,
   TableBody,
   TableCell,
+  TableContainer,
   TableHead,
   TableRow,
 } from "@mui/material";
@@ -36,46 +37,51 @@ export function DeliveryTable({ record, onRedelivered }: Props) {
   return (
     <>
       {problem && <Alert severity="error">{problem}</Alert>}
-      <Table size="small" aria-label="Deliveries">
-        <TableHead>
-          <TableRow>
-            <TableCell>Inbox</TableCell>
-            <TableCell>Delivery</TableCell>
-            <TableCell>Status</TableCell>
-            <TableCell>Attempts</TableCell>
-            <TableCell>Last error</TableCell>
-            <TableCell>When</TableCell>
-            <TableCell />
-          </TableRow>
-        </TableHead>
-        <TableBody>
-          {record.deliveries.map((delivery) => (
-            <TableRow key={delivery.inbox}>
-              <TableCell sx={{ wordBreak: "break-all" }}>{delivery.inbox}</TableCell>
-              <TableCell>{delivery.state}</TableCell>
-              <TableCell>{delivery.status ?? "—"}</TableCell>
-              <TableCell>{delivery.attempts}</TableCell>
-              <TableCell>{delivery.lastError ?? "—"}</TableCell>
-              <TableCell>{describeWhen(delivery)}</TableCell>
-              <TableCell>
-                {canRedeliver(delivery) && (
-                  <Button
-                    size="small"
-                    disabled={busy !== null}
-                    onClick={() => void redeliver(delivery)}
-                  >
-                    Redeliver
-                  </Button>
-                )}
-                {/* Beside the button, not in it: its name stays "Redeliver". */}
-                {busy === delivery.inbox && (
-                  <CircularProgress size={14} aria-label="Redelivering" />
-                )}
-              </TableCell>
+      {/* Scrolls sideways on a narrow screen instead of widening the page. */}
+      <TableContainer sx={{ overflowX: "auto" }}>
+        <Table size="small" aria-label="Deliveries">
+          <TableHead>
+            <TableRow>
+              <TableCell>Inbox</TableCell>
+              <TableCell>Delivery</TableCell>
+              <TableCell>Status</TableCell>
+              <TableCell>Attempts</TableCell>
+              <TableCell>Last error</TableCell>
+              <TableCell>When</TableCell>
+              <TableCell />
             </TableRow>
-          ))}
-        </TableBody>
-      </Table>
+          </TableHead>
+          <TableBody>
+            {record.deliveries.map((delivery) => (
+              <TableRow key={delivery.inbox}>
+                <TableCell sx={{ overflowWrap: "anywhere", minWidth: 160 }}>
+                  {delivery.inbox}
+                </TableCell>
+                <TableCell>{delivery.state}</TableCell>
+                <TableCell>{delivery.status ?? "—"}</TableCell>
+                <TableCell>{delivery.attempts}</TableCell>
+                <TableCell>{delivery.lastError ?? "—"}</TableCell>
+                <TableCell>{describeWhen(delivery)}</TableCell>
+                <TableCell>
+                  {canRedeliver(delivery) && (
+                    <Button
+                      size="small"
+                      disabled={busy !== null}
+                      onClick={() => void redeliver(delivery)}
+                    >
+                      Redeliver
+                    </Button>
+                  )}
+                  {/* Beside the button, not in it: its name stays "Redeliver". */}
+                  {busy === delivery.inbox && (
+                    <CircularProgress size={14} aria-label="Redelivering" />
+                  )}
+                </TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      </TableContainer>
     </>
   );
 }

@@ -22,7 +22,12 @@ type Props = {
 export function MethodPicker({ methods, method, onChange, onInsertExample }: Props) {
   const description = methods.find((m) => m.routing_key === method)?.description;
   return (
-    <Stack direction="row" spacing={2} sx={{ alignItems: "flex-start" }}>
+    <Stack
+      direction="row"
+      spacing={2}
+      useFlexGap
+      sx={{ alignItems: "flex-start", flexWrap: "wrap" }}
+    >
       <FormControl sx={{ width: 400, maxWidth: "100%" }}>
         <InputLabel id="perform-method-label">Method to perform</InputLabel>
         <Select

@@ -28,8 +28,9 @@ export function PerformHistory({ actors, onRunAgain, onEdit, busy }: Props) {
       ) : (
         <List dense aria-label="History">
           {calls.map((call) => (
-            <ListItem key={call.key} divider>
+            <ListItem key={call.key} divider sx={{ flexWrap: "wrap", columnGap: 1 }}>
               <ListItemText
+                sx={{ minWidth: 200, overflowWrap: "anywhere" }}
                 primary={`${call.method} as ${nameOf(call.body.actor)}, ${formatTime(call.at)}`}
                 secondary={describeOutcome(call.outcome)}
               />
