@@ -1,4 +1,5 @@
-import type { ProblemLine } from "./perform-history-store.ts";
+/** One entry of a 422: where (`body.data`) and why. */
+export type ProblemLine = { loc: string; msg: string };
 
 /**
  * The reason in an error body, FastAPI's shape: `{"detail": "why"}`, or for a 422

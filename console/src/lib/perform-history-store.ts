@@ -1,5 +1,6 @@
 import { create } from "zustand";
 import { createJSONStorage, persist } from "zustand/middleware";
+import type { ProblemLine } from "./fe-error-detail.ts";
 import { safeLocalStorage } from "./safe-local-storage.ts";
 import type { TriggerRequest } from "./wire-types.ts";
 
@@ -17,8 +18,6 @@ export type PerformOutcome =
   /** A non-OK answer: its `detail`, and for a 422 each problem's place (`body.data`) and why. */
   | { kind: "refused"; status: number; detail: string; problems: ProblemLine[] }
   | { kind: "unreachable"; reason: string };
-
-export type ProblemLine = { loc: string; msg: string };
 
 export type PerformCall = {
   /** Unique in the history (a trigger id is not: a refused call has none). */
