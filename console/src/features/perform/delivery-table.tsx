@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useId, useState } from "react";
 import {
   Alert,
   Button,
@@ -9,6 +9,7 @@ import {
   TableContainer,
   TableHead,
   TableRow,
+  Typography,
 } from "@mui/material";
 import { redeliverTrigger } from "../../lib/trigger-client.ts";
 import {
@@ -22,6 +23,7 @@ type Props = { record: TriggerRecord; onRedelivered: () => void };
 
 /** One row per recipient inbox; a failed or retrying one can be sent again at once. */
 export function DeliveryTable({ record, onRedelivered }: Props) {
+  const headingId = useId();
   const [busy, setBusy] = useState<string | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
 
@@ -36,10 +38,13 @@ export function DeliveryTable({ record, onRedelivered }: Props) {
 
   return (
     <>
+      <Typography variant="subtitle2" component="h3" id={headingId}>
+        Deliveries
+      </Typography>
       {problem && <Alert severity="error">{problem}</Alert>}
       {/* Scrolls sideways on a narrow screen instead of widening the page. */}
       <TableContainer sx={{ overflowX: "auto" }}>
-        <Table size="small" aria-label="Deliveries">
+        <Table size="small" aria-labelledby={headingId}>
           <TableHead>
             <TableRow>
               <TableCell>Inbox</TableCell>

@@ -26,7 +26,7 @@ export function PerformHistory({ actors, onRunAgain, onEdit, busy }: Props) {
       {calls.length === 0 ? (
         <Typography color="text.secondary">No calls yet.</Typography>
       ) : (
-        <List dense aria-label="History">
+        <List dense aria-labelledby="perform-history-heading">
           {calls.map((call) => (
             <ListItem key={call.key} divider sx={{ flexWrap: "wrap", columnGap: 1 }}>
               <ListItemText
