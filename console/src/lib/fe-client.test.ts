@@ -12,6 +12,7 @@ beforeAll(async () => {
     "GET /empty-200": () => ({ status: 200 }),
     "POST /conflict": () => ({ status: 409, body: { detail: "Duplicate identifier" } }),
     "GET /html-error": () => ({ status: 502, body: undefined }),
+    "POST /with-header": () => ({ status: 202, body: null, headers: { "X-Call-Id": "c-1" } }),
   });
   setFeBaseUrl(fe.url);
 });
@@ -67,5 +68,18 @@ describe("fe-client", () => {
 
   it("returns an empty error body for a non-OK answer without one", async () => {
     expect(await callFe("/html-error")).toEqual({ ok: false, status: 502, data: {} });
+  });
+
+  it("returns the response headers a caller asks for, and only those present", async () => {
+    const result = await callFe("/with-header", {
+      body: {},
+      readHeaders: ["X-Call-Id", "X-Absent"],
+    });
+
+    expect(result).toEqual({ ok: true, status: 202, data: null, headers: { "X-Call-Id": "c-1" } });
+  });
+
+  it("leaves headers out unless asked", async () => {
+    expect(await callFe("/with-header", { body: {} })).not.toHaveProperty("headers");
   });
 });

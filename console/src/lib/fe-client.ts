@@ -21,15 +21,22 @@ export type FeRequest = {
   anonymous?: boolean;
   /** Lets a hook drop an answer nobody waits for any more. */
   signal?: AbortSignal;
+  /**
+   * Response headers the caller needs (Corral's additions such as Corral-Trigger-Id); the answer
+   * then carries `headers` with those present, keyed as asked.
+   */
+  readHeaders?: readonly string[];
 };
 
-export type FeResponse<T> = { ok: true; status: number; data: T } | FeError;
+export type FeHeaders = Record<string, string>;
+export type FeResponse<T> = { ok: true; status: number; data: T; headers?: FeHeaders } | FeError;
 export type FeError = {
   ok: false;
   status: number;
   data: unknown;
   /** Seconds from a Retry-After header (a 429's or 503's "try again after"). */
   retryAfter?: number;
+  headers?: FeHeaders;
 };
 
 /**
@@ -50,13 +57,24 @@ export async function callFe<T>(path: string, request: FeRequest = {}): Promise<
     signal: request.signal,
   });
   const data = await readJsonBody(response);
-  if (!response.ok) {
+  let result: FeResponse<T>;
+  if (response.ok) result = { ok: true, status: response.status, data: data as T };
+  else {
+    result = { ok: false, status: response.status, data };
     const retryAfter = readRetryAfter(response.headers.get("Retry-After"));
-    return retryAfter === undefined
-      ? { ok: false, status: response.status, data }
-      : { ok: false, status: response.status, data, retryAfter };
+    if (retryAfter !== undefined) result.retryAfter = retryAfter;
   }
-  return { ok: true, status: response.status, data: data as T };
+  if (request.readHeaders) result.headers = pickHeaders(response.headers, request.readHeaders);
+  return result;
+}
+
+function pickHeaders(headers: Headers, names: readonly string[]): FeHeaders {
+  const picked: FeHeaders = {};
+  for (const name of names) {
+    const value = headers.get(name);
+    if (value !== null) picked[name] = value;
+  }
+  return picked;
 }
 
 async function readJsonBody(response: Response): Promise<unknown> {

@@ -10,9 +10,14 @@ export type FeCall = {
   authorization: string | undefined;
   contentType: string | undefined;
   body: unknown;
+  /** Values of the `:name` segments of the route that answered, e.g. `{id: "t-1"}`. */
+  params: Record<string, string>;
 };
 
-/** A JSON answer, or (with `events`) an open text/event-stream that first sends those events. */
+/**
+ * A JSON answer (with extra `headers` if given), or (with `events`) an open text/event-stream that
+ * first sends those events.
+ */
 export type FeAnswer = {
   status: number;
   body?: unknown;
@@ -20,7 +25,10 @@ export type FeAnswer = {
   headers?: Record<string, string>;
 };
 export type FeHandler = (call: FeCall) => FeAnswer | Promise<FeAnswer>;
-/** Keyed by "METHOD /path" relative to /fe, e.g. "POST /signin". */
+/**
+ * Keyed by "METHOD /path" relative to /fe, e.g. "POST /signin"; a segment `:name` matches any one
+ * segment ("GET /actor/triggers/:id"). An exact key wins over a pattern.
+ */
 export type FeRoutes = Record<string, FeHandler>;
 
 export type FeServer = {
@@ -43,9 +51,10 @@ export async function startFeServer(routes: FeRoutes): Promise<FeServer> {
       authorization: request.headers.authorization,
       contentType: request.headers["content-type"],
       body: await readBody(request),
+      params: {},
     };
     calls.push(call);
-    const handler = routes[`${call.method} ${path}`];
+    const handler = findHandler(routes, call);
     const answer = handler ? await handler(call) : { status: 404, body: { detail: "Not Found" } };
     if (answer.events) {
       // Held open like a real stream; close() ends it.
@@ -56,7 +65,7 @@ export async function startFeServer(routes: FeRoutes): Promise<FeServer> {
       return;
     }
     if (answer.body === undefined) {
-      response.writeHead(answer.status).end();
+      response.writeHead(answer.status, answer.headers).end();
       return;
     }
     response
@@ -74,6 +83,28 @@ export async function startFeServer(routes: FeRoutes): Promise<FeServer> {
         server.closeAllConnections();
       }),
   };
+}
+
+function findHandler(routes: FeRoutes, call: FeCall): FeHandler | undefined {
+  const exact = routes[`${call.method} ${call.path}`];
+  if (exact) return exact;
+  const segments = call.path.split("/");
+  for (const [key, handler] of Object.entries(routes)) {
+    const [method, pattern] = key.split(" ");
+    const parts = pattern.split("/");
+    if (method !== call.method || parts.length !== segments.length) continue;
+    const params: Record<string, string> = {};
+    const matches = parts.every((part, index) => {
+      if (!part.startsWith(":")) return part === segments[index];
+      params[part.slice(1)] = decodeURIComponent(segments[index]);
+      return segments[index] !== "";
+    });
+    if (matches) {
+      call.params = params;
+      return handler;
+    }
+  }
+  return undefined;
 }
 
 async function readBody(request: IncomingMessage): Promise<unknown> {

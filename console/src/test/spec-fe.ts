@@ -2,6 +2,7 @@
 // server with them (startFeServer) and override single routes where a test needs another answer.
 import type { AccountInfo, ActorDocument } from "../lib/wire-types.ts";
 import type { FeCall, FeRoutes } from "./fe-server.ts";
+import { createTriggerBook, triggerRoutes, type TriggerBook } from "./spec-triggers.ts";
 
 export const account = { name: "operator", password: "correct horse", token: "token-1" };
 
@@ -34,10 +35,12 @@ export type StreamBacklog = Record<"incoming" | "outgoing" | "error", unknown[]>
 
 /**
  * Spec-like routes; `info` and `streams` are read on each call so a test can change them between
- * calls.
+ * calls. Triggers answer as server.md §8 says, recorded in `triggers`.
  */
 export function specRoutes(
-  state: { info: AccountInfo; streams?: StreamBacklog } = { info: sampleInfo() },
+  state: { info: AccountInfo; streams?: StreamBacklog; triggers?: TriggerBook } = {
+    info: sampleInfo(),
+  },
 ): FeRoutes {
   const stream = (type: keyof StreamBacklog) => (call: FeCall) =>
     isSignedIn(call) ? { status: 200, events: state.streams?.[type] ?? [] } : unauthorized;
@@ -70,9 +73,6 @@ export function specRoutes(
       const { uri } = call.body as { uri: string };
       return { status: 200, body: { raw: { id: uri, type: "Note", content: `looked up ${uri}` } } };
     },
-    "POST /actor/trigger/send_message": (call) =>
-      isSignedIn(call) ? { status: 202, body: null } : unauthorized,
-    "POST /actor/trigger/update_actor": (call) =>
-      isSignedIn(call) ? { status: 202, body: null } : unauthorized,
+    ...triggerRoutes(() => (state.triggers ??= createTriggerBook()), isSignedIn, unauthorized),
   };
 }

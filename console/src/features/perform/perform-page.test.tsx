@@ -1,10 +1,11 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { setFeBaseUrl } from "../../lib/fe-client.ts";
-import { resetUserStore, useUserStore } from "../../lib/user-store.ts";
+import { useUserStore } from "../../lib/user-store.ts";
 import { startFeServer, type FeServer } from "../../test/fe-server.ts";
 import { renderConsole } from "../../test/render-console.tsx";
+import { chooseMethod, resetPerformState, setData } from "../../test/perform-ui.ts";
 import { signIn } from "../../test/signed-in.ts";
 import { account, alice, bob, specRoutes } from "../../test/spec-fe.ts";
 
@@ -22,7 +23,7 @@ beforeAll(async () => {
 });
 afterAll(() => fe.close());
 beforeEach(() => {
-  resetUserStore();
+  resetPerformState();
   fe.calls.length = 0;
 });
 afterEach(() => vi.restoreAllMocks());
@@ -31,11 +32,6 @@ afterEach(() => vi.restoreAllMocks());
 function preview(): string[] {
   const rows = screen.getByTestId("perform-preview").querySelectorAll(".jt-row");
   return [...rows].map((row) => row.textContent ?? "");
-}
-
-function setData(text: string) {
-  // fireEvent, not user.type: braces are key descriptors for user-event.
-  fireEvent.change(screen.getByRole("textbox", { name: "data" }), { target: { value: text } });
 }
 
 describe("perform page", () => {
@@ -85,13 +81,13 @@ describe("perform page", () => {
     signIn();
     renderConsole("/perform");
     const user = userEvent.setup();
-    await user.click(screen.getByRole("combobox", { name: "Method to perform" }));
-    await user.click(screen.getByRole("option", { name: "send_message" }));
+    await chooseMethod(user, "send_message");
     setData('{"data": {"type": "Follow", "object": "https://remote.example/users/dana"}}');
 
     await user.click(screen.getByRole("button", { name: "Perform" }));
 
     await waitFor(() => expect(log).toHaveBeenCalledWith("perform send_message", 202, null));
+    await screen.findByRole("region", { name: "Result" });
     const trigger = fe.calls.find((call) => call.path === "/actor/trigger/send_message")!;
     expect(trigger.authorization).toBe(`Bearer ${account.token}`);
     expect(trigger.body).toEqual({
@@ -119,13 +115,14 @@ describe("perform page", () => {
     signIn();
     renderConsole("/perform");
     const user = userEvent.setup();
-    await user.click(screen.getByRole("combobox", { name: "Method to perform" }));
-    await user.click(screen.getByRole("option", { name: "update_actor" }));
+    await chooseMethod(user, "update_actor");
 
     await user.click(screen.getByRole("button", { name: "Perform" }));
 
-    expect(await screen.findByRole("alert")).toHaveTextContent(
+    const result = await screen.findByRole("region", { name: "Result" });
+    expect(await within(result).findByRole("alert")).toHaveTextContent(
       "update_actor: failed (HTTP 400): actor is not one of the account's",
     );
+    expect(result).not.toHaveTextContent(/accepted/i);
   });
 });

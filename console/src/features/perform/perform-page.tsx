@@ -1,19 +1,14 @@
-import { useState } from "react";
-import {
-  Alert,
-  Box,
-  Button,
-  FormControl,
-  InputLabel,
-  MenuItem,
-  Select,
-  Stack,
-  TextField,
-  Typography,
-} from "@mui/material";
+import { Box, Button, Stack, TextField, Typography } from "@mui/material";
+import { useSearchParams } from "react-router";
 import { JsonTree } from "../../components/json-tree/index.ts";
+import { usePerformDraftStore } from "../../lib/perform-draft-store.ts";
+import type { PerformCall } from "../../lib/perform-history-store.ts";
 import { useUserStore } from "../../lib/user-store.ts";
 import type { TriggerRequest } from "../../lib/wire-types.ts";
+import { exampleFor } from "./method-examples.ts";
+import { MethodPicker } from "./method-picker.tsx";
+import { PerformHistory } from "./perform-history.tsx";
+import { PerformResult } from "./perform-result.tsx";
 import { usePerform } from "./use-perform.ts";
 import { usePerformDraft } from "./use-perform-draft.ts";
 
@@ -21,37 +16,40 @@ export function PerformPage() {
   const currentActor = useUserStore((state) => state.currentActor);
   const actors = useUserStore((state) => state.actors);
   const methods = useUserStore((state) => state.methodInformations);
-  const [chosen, setChosen] = useState("");
+  const setCurrentActor = useUserStore((state) => state.setCurrentActor);
+  const chosen = usePerformDraftStore((state) => state.method);
+  const setMethod = usePerformDraftStore((state) => state.setMethod);
   const draft = usePerformDraft();
-  const { last, perform } = usePerform();
+  const { sending, latest, perform } = usePerform();
+  const [params] = useSearchParams();
 
   if (currentActor === null) return <Typography>Loading...</Typography>;
 
   const actorName = actors.find((actor) => actor.id === currentActor)?.name;
-  const method = methods.some((m) => m.routing_key === chosen) ? chosen : "";
+  const info = methods.find((m) => m.routing_key === chosen);
+  const method = info ? chosen : "";
   const payload: TriggerRequest = { actor: currentActor, ...draft.data };
+  const example = method === "" ? null : exampleFor(info, method, currentActor);
+
+  const edit = (call: PerformCall) => {
+    const { actor, ...data } = call.body;
+    // The call is edited as it was made, so as the actor that made it (when still on the account).
+    if (actors.some((a) => a.id === actor)) setCurrentActor(actor);
+    setMethod(call.method);
+    draft.setText(JSON.stringify(data, null, 2));
+  };
 
   return (
     <Stack spacing={2}>
       <Typography data-testid="current-actor">
         Acting as {actorName ? `${actorName} (${currentActor})` : currentActor}
       </Typography>
-      <FormControl sx={{ maxWidth: 400 }}>
-        <InputLabel id="perform-method-label">Method to perform</InputLabel>
-        <Select
-          labelId="perform-method-label"
-          id="perform-method"
-          label="Method to perform"
-          value={method}
-          onChange={(event) => setChosen(event.target.value)}
-        >
-          {methods.map((m) => (
-            <MenuItem key={m.routing_key} value={m.routing_key}>
-              {m.routing_key}
-            </MenuItem>
-          ))}
-        </Select>
-      </FormControl>
+      <MethodPicker
+        methods={methods}
+        method={method}
+        onChange={setMethod}
+        onInsertExample={example && (() => draft.setText(JSON.stringify(example, null, 2)))}
+      />
       <TextField
         id="perform-data"
         label="data"
@@ -59,35 +57,32 @@ export function PerformPage() {
         minRows={6}
         value={draft.text}
         onChange={(event) => draft.setText(event.target.value)}
+        error={draft.problem !== null}
+        helperText={draft.problem}
         slotProps={{ htmlInput: { spellCheck: false, style: { fontFamily: "monospace" } } }}
       />
       <Box>
         <Button
           variant="contained"
-          disabled={method === ""}
-          onClick={() => perform(method, payload)}
+          disabled={method === "" || draft.typing || sending !== null}
+          onClick={() => void perform(method, payload)}
         >
           Perform
         </Button>
       </Box>
-      {last && (
-        <Alert severity={last.result.ok ? "success" : "error"}>
-          {last.method}: {last.result.ok ? "accepted" : "failed"} (HTTP {last.result.status})
-          {!last.result.ok && `: ${describeDetail(last.result.data)}`}
-        </Alert>
-      )}
+      <PerformResult sending={sending} latest={latest} callId={params.get("call")} />
       <Typography variant="h6" component="h2">
         {draft.typing ? "... typing ..." : "Resulting output"}
       </Typography>
       <Box data-testid="perform-preview">
         <JsonTree data={payload} />
       </Box>
+      <PerformHistory
+        actors={actors}
+        busy={sending !== null}
+        onRunAgain={(call) => void perform(call.method, call.body)}
+        onEdit={edit}
+      />
     </Stack>
   );
-}
-
-/** The reason in an error body: FastAPI's `detail`, or the body itself. */
-function describeDetail(body: unknown): string {
-  const detail = (body as { detail?: unknown } | null)?.detail;
-  return typeof detail === "string" ? detail : JSON.stringify(body);
 }

@@ -1,25 +1,74 @@
 import { useCallback, useState } from "react";
-import { callFe, type FeResponse } from "../../lib/fe-client.ts";
+import { useNavigate, useSearchParams } from "react-router";
+import { callFe } from "../../lib/fe-client.ts";
+import { readErrorDetail } from "../../lib/fe-error-detail.ts";
+import {
+  usePerformHistory,
+  type PerformCall,
+  type PerformOutcome,
+} from "../../lib/perform-history-store.ts";
+import { TRIGGER_ID_HEADER } from "../../lib/trigger-record.ts";
 import type { TriggerRequest } from "../../lib/wire-types.ts";
 
 export type PerformState = {
-  /** The answer to the last Perform, for a one-line status. */
-  last: { method: string; result: FeResponse<unknown> } | null;
-  perform: (method: string, payload: TriggerRequest) => Promise<void>;
+  /** The method of the call on its way, or null. */
+  sending: string | null;
+  /** The last call made from this page. */
+  latest: PerformCall | null;
+  perform: (method: string, body: TriggerRequest) => Promise<void>;
 };
 
-/** Posts the payload to /actor/trigger/{method}; the answer is logged (its shape is not shown). */
+/**
+ * Posts a body to /actor/trigger/{method} and says truthfully what came back. The call goes into
+ * the history; a recorded one (Corral-Trigger-Id) is opened at /perform?call={id}, so that a
+ * reload still shows it.
+ */
 export function usePerform(): PerformState {
-  const [last, setLast] = useState<PerformState["last"]>(null);
-  const perform = useCallback(async (method: string, payload: TriggerRequest) => {
-    let result: FeResponse<unknown>;
-    try {
-      result = await callFe(`/actor/trigger/${encodeURIComponent(method)}`, { body: payload });
-    } catch (failure) {
-      result = { ok: false, status: 0, data: { detail: String(failure) } };
-    }
+  const [sending, setSending] = useState<string | null>(null);
+  const [latest, setLatest] = useState<PerformCall | null>(null);
+  const record = usePerformHistory((state) => state.record);
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const showingCall = params.has("call");
+
+  const perform = useCallback(
+    async (method: string, body: TriggerRequest) => {
+      setSending(method);
+      const at = new Date().toISOString();
+      const outcome = await send(method, body);
+      const key = `${at}-${Math.random().toString(36).slice(2)}`;
+      const call: PerformCall = { key, method, body, at, outcome };
+      record(call);
+      setLatest(call);
+      setSending(null);
+      if (outcome.kind === "recorded") {
+        navigate(`/perform?call=${encodeURIComponent(outcome.triggerId)}`);
+      } else if (showingCall) {
+        // The call shown before is not the answer to this one.
+        navigate("/perform", { replace: true });
+      }
+    },
+    [record, navigate, showingCall],
+  );
+
+  return { sending, latest, perform };
+}
+
+async function send(method: string, body: TriggerRequest): Promise<PerformOutcome> {
+  try {
+    const result = await callFe(`/actor/trigger/${encodeURIComponent(method)}`, {
+      body,
+      readHeaders: [TRIGGER_ID_HEADER],
+    });
+    // console.md: the answer is logged, its shape not shown.
     console.log(`perform ${method}`, result.status, result.data);
-    setLast({ method, result });
-  }, []);
-  return { last, perform };
+    if (!result.ok)
+      return { kind: "refused", status: result.status, ...readErrorDetail(result.data) };
+    const triggerId = result.headers?.[TRIGGER_ID_HEADER];
+    if (triggerId) return { kind: "recorded", status: result.status, triggerId, summary: null };
+    return { kind: "handed-over", status: result.status };
+  } catch (failure) {
+    console.log(`perform ${method}`, 0, String(failure));
+    return { kind: "unreachable", reason: String(failure) };
+  }
 }

@@ -1,0 +1,98 @@
+import { useId, useState } from "react";
+import {
+  Alert,
+  Button,
+  CircularProgress,
+  Table,
+  TableBody,
+  TableCell,
+  TableContainer,
+  TableHead,
+  TableRow,
+  Typography,
+} from "@mui/material";
+import { redeliverTrigger } from "../../lib/trigger-client.ts";
+import {
+  canRedeliver,
+  type TriggerDelivery,
+  type TriggerRecord,
+} from "../../lib/trigger-record.ts";
+import { formatTime } from "./call-text.ts";
+
+type Props = { record: TriggerRecord; onRedelivered: () => void };
+
+/** One row per recipient inbox; a failed or retrying one can be sent again at once. */
+export function DeliveryTable({ record, onRedelivered }: Props) {
+  const headingId = useId();
+  const [busy, setBusy] = useState<string | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+
+  const redeliver = async (delivery: TriggerDelivery) => {
+    setBusy(delivery.inbox);
+    setProblem(null);
+    const answer = await redeliverTrigger(record.id, delivery.inbox);
+    setBusy(null);
+    if (answer.ok) onRedelivered();
+    else setProblem(`Redeliver to ${delivery.inbox} failed: ${answer.reason}`);
+  };
+
+  return (
+    <>
+      <Typography variant="subtitle2" component="h3" id={headingId}>
+        Deliveries
+      </Typography>
+      {problem && <Alert severity="error">{problem}</Alert>}
+      {/* Scrolls sideways on a narrow screen instead of widening the page. */}
+      <TableContainer sx={{ overflowX: "auto" }}>
+        <Table size="small" aria-labelledby={headingId}>
+          <TableHead>
+            <TableRow>
+              <TableCell>Inbox</TableCell>
+              <TableCell>Delivery</TableCell>
+              <TableCell>Status</TableCell>
+              <TableCell>Attempts</TableCell>
+              <TableCell>Last error</TableCell>
+              <TableCell>When</TableCell>
+              <TableCell />
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            {record.deliveries.map((delivery) => (
+              <TableRow key={delivery.inbox}>
+                <TableCell sx={{ overflowWrap: "anywhere", minWidth: 160 }}>
+                  {delivery.inbox}
+                </TableCell>
+                <TableCell>{delivery.state}</TableCell>
+                <TableCell>{delivery.status ?? "—"}</TableCell>
+                <TableCell>{delivery.attempts}</TableCell>
+                <TableCell>{delivery.lastError ?? "—"}</TableCell>
+                <TableCell>{describeWhen(delivery)}</TableCell>
+                <TableCell>
+                  {canRedeliver(delivery) && (
+                    <Button
+                      size="small"
+                      disabled={busy !== null}
+                      onClick={() => void redeliver(delivery)}
+                    >
+                      Redeliver
+                    </Button>
+                  )}
+                  {/* Beside the button, not in it: its name stays "Redeliver". */}
+                  {busy === delivery.inbox && (
+                    <CircularProgress size={14} aria-label="Redelivering" />
+                  )}
+                </TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      </TableContainer>
+    </>
+  );
+}
+
+function describeWhen(delivery: TriggerDelivery): string {
+  if (delivery.deliveredAt) return `delivered ${formatTime(delivery.deliveredAt)}`;
+  if (delivery.nextAttemptAt) return `next attempt ${formatTime(delivery.nextAttemptAt)}`;
+  return "—";
+}
