@@ -109,7 +109,7 @@ test("Perform posts the actor plus the data fields to /actor/trigger/{method}; t
   await eventually(() => badgeCount(page, "Incoming"), 20_000).toBe(1);
 });
 
-test("a Perform the server cannot carry out appears on the Error stream", async ({
+test("a malformed Perform is refused with the server's reasons in Result, and nothing runs", async ({
   page,
   account,
   corral,
@@ -118,13 +118,34 @@ test("a Perform the server cannot carry out appears on the Error stream", async 
   await api.createActor("clumsy");
   await signIn(page, account);
   await openFromDrawer(page, "Perform");
-  await eventually(() => badgeCount(page, "Error")).toBe(0);
   await chooseOption(page, "Method to perform", "send_message");
-  // send_message without its data field is an invalid payload: reported on the error stream.
+  // send_message without its data field fails the method's schema: 422 before anything runs.
   await page.getByRole("textbox", { name: "data" }).fill("{}");
   await page.getByRole("button", { name: "Perform" }).click();
+  const result = page.getByRole("region", { name: "Result" });
+  await result.getByText(/HTTP 422/).waitFor();
+  await result.getByText(/body\.data/).waitFor();
+  expect(await result.textContent()).not.toMatch(/accepted/i);
+  expect(await badgeCount(page, "Error")).toBe(0);
+});
+
+test("a Perform the server accepts but cannot carry out appears on the Error stream", async ({
+  page,
+  account,
+  corral,
+}) => {
+  const api = await signInApi(corral.url, account.name, account.password);
+  await api.createActor("stranded");
+  await signIn(page, account);
+  await openFromDrawer(page, "Perform");
+  await eventually(() => badgeCount(page, "Error")).toBe(0);
+  await chooseOption(page, "Method to perform", "send_message");
+  // A target nobody answers for: refused before sending, reported on the error stream.
+  await page
+    .getByRole("textbox", { name: "data" })
+    .fill(JSON.stringify({ data: { type: "Note", to: ["http://127.0.0.1:1/nobody"] } }));
+  await page.getByRole("button", { name: "Perform" }).click();
   await eventually(() => badgeCount(page, "Error")).toBe(1);
-  // The drawer's entry: the Result region links to the streams too.
   await openFromDrawer(page, "Error");
   await page.getByText('"send_message"').first().waitFor();
 });
