@@ -10,7 +10,7 @@ export type HostBook = {
   actions: Array<{ host: string; action: HostAction }>;
   /** When set, GET /account/hosts answers this instead of the list. */
   answer: FeAnswer | null;
-  /** When set, GET /account/hosts waits for it before answering (to see the page wait). */
+  /** When set, every route here waits for it before answering (to see the page wait). */
   gate: Promise<void> | null;
 };
 
@@ -37,8 +37,9 @@ export function hostRoutes(
   guard: (call: FeCall) => boolean,
   unauthorized: FeAnswer,
 ): FeRoutes {
-  const act = (action: HostAction) => (call: FeCall) => {
+  const act = (action: HostAction) => async (call: FeCall) => {
     if (!guard(call)) return unauthorized;
+    await bookOf().gate;
     const book = bookOf();
     const found = book.hosts.find((host) => host.host === call.params.host);
     if (!found) return { status: 404, body: { detail: `No deliveries to ${call.params.host}` } };
