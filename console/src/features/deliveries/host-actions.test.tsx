@@ -136,6 +136,8 @@ describe("deliveries page: per-host actions", () => {
 
   it("says in words when the server refuses an action", async () => {
     const { table, user } = await openDeliveries();
+    // The list still shows the host, but the server no longer knows it.
+    state.hosts.answer = { status: 200, body: state.hosts.hosts };
     state.hosts.hosts = state.hosts.hosts.filter((host) => host.host !== "pixelfed.example");
 
     await user.click(

@@ -1,3 +1,4 @@
+import { Fragment } from "react";
 import {
   Button,
   Chip,
@@ -30,6 +31,8 @@ const STATE_COLORS: Record<HostState, "success" | "error" | "warning"> = {
 
 // Short cells never wrap (no "fail-ing" at 390 px); the container scrolls sideways instead.
 const noWrap = { whiteSpace: "nowrap" } as const;
+// The host stays in view while a narrow screen scrolls the other columns under it.
+const pinned = { position: "sticky", left: 0, zIndex: 1, bgcolor: "background.paper" } as const;
 
 /** One row per remote host: its state and numbers, and what the operator can do about it. */
 export function HostTable({ hosts, working, onStop, onAct }: Props) {
@@ -38,7 +41,8 @@ export function HostTable({ hosts, working, onStop, onAct }: Props) {
       <Table size="small" aria-label="Remote hosts">
         <TableHead>
           <TableRow>
-            {["Host", "State", "Last success", "Last failure", "Failures (7 days)", "Queued"].map(
+            <TableCell sx={pinned}>Host</TableCell>
+            {["State", "Last success", "Last failure", "Failures (7 days)", "Queued"].map(
               (title) => (
                 <TableCell key={title} sx={noWrap}>
                   {title}
@@ -51,7 +55,11 @@ export function HostTable({ hosts, working, onStop, onAct }: Props) {
         <TableBody>
           {hosts.map((host) => (
             <TableRow key={host.host}>
-              <TableCell sx={{ minWidth: 140, overflowWrap: "anywhere" }}>{host.host}</TableCell>
+              <TableCell
+                sx={{ ...pinned, minWidth: { xs: 120, md: 170 }, overflowWrap: "anywhere" }}
+              >
+                <HostName host={host.host} />
+              </TableCell>
               <TableCell>
                 <Chip size="small" label={host.state} color={STATE_COLORS[host.state]} />
               </TableCell>
@@ -75,6 +83,21 @@ export function HostTable({ hosts, working, onStop, onAct }: Props) {
   );
 }
 
+/** A host name that a narrow column breaks after its dots ("pixelfed." "example"), not anywhere. */
+function HostName({ host }: { host: string }) {
+  const labels = host.split(".");
+  return labels.map((label, index) => (
+    <Fragment key={index}>
+      {label}
+      {index < labels.length - 1 && (
+        <>
+          .<wbr />
+        </>
+      )}
+    </Fragment>
+  ));
+}
+
 function HostActions({
   host,
   working,
@@ -83,7 +106,8 @@ function HostActions({
 }: Omit<Props, "hosts"> & { host: HostHealth }) {
   const busyHere = working !== null && working.host === host.host && working.action !== "redeliver";
   return (
-    <Stack direction="row" spacing={1} sx={{ alignItems: "center" }}>
+    // The two buttons stack when the column is narrow rather than widen the table.
+    <Stack direction="row" useFlexGap spacing={1} sx={{ alignItems: "center", flexWrap: "wrap" }}>
       {host.state === "stopped" ? (
         <Button
           size="small"
