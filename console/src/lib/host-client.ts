@@ -9,7 +9,8 @@ export type HostListAnswer =
   | { ok: true; hosts: HostHealth[] }
   /** A real cattle_grid (proxy mode) has no such route: nothing to ask again. */
   | { ok: false; unsupported: true }
-  | { ok: false; unsupported: false; reason: string };
+  /** `signedOut`: the token was refused (401); asking again will not help until sign-in. */
+  | { ok: false; unsupported: false; reason: string; signedOut?: boolean };
 
 export async function fetchHosts(signal?: AbortSignal): Promise<HostListAnswer> {
   try {
@@ -17,7 +18,7 @@ export async function fetchHosts(signal?: AbortSignal): Promise<HostListAnswer> 
     if (result.status === 404) return { ok: false, unsupported: true };
     if (!result.ok) {
       const reason = `HTTP ${result.status}: ${readErrorDetail(result.data).detail}`;
-      return { ok: false, unsupported: false, reason };
+      return { ok: false, unsupported: false, reason, signedOut: result.status === 401 };
     }
     const hosts = readHostList(result.data);
     if (hosts === null) {

@@ -34,6 +34,12 @@ describe("readHostList", () => {
     }
   });
 
+  it("keeps failingSince when the server sends it", () => {
+    const since = "2026-11-18T00:00:00Z";
+    expect(readHostList([{ ...host, failingSince: since }])?.[0].failingSince).toBe(since);
+    expect(readHostList([{ ...host, failingSince: null }])?.[0]).not.toHaveProperty("failingSince");
+  });
+
   it("reads a failed delivery without a triggerId (no call caused it) as null", () => {
     const { triggerId: _, ...noCall } = host.failed[0];
     expect(readHostList([{ ...host, failed: [noCall] }])?.[0].failed[0].triggerId).toBeNull();

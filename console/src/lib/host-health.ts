@@ -26,6 +26,8 @@ export type HostHealth = {
   failures7d: number;
   /** Failures per day over the last 7 days, oldest first, today last; absent on older servers. */
   failuresByDay?: number[];
+  /** When the current run of failures began; absent on servers that do not say. */
+  failingSince?: string | null;
   queued: number;
   failed: HostFailedDelivery[];
 };
@@ -68,6 +70,7 @@ function readHost(value: unknown): HostHealth | null {
   if (Array.isArray(byDay) && byDay.length === FAILURE_DAYS && byDay.every(isCount)) {
     host.failuresByDay = byDay;
   }
+  if (typeof value.failingSince === "string") host.failingSince = value.failingSince;
   return host;
 }
 

@@ -147,4 +147,28 @@ describe("deliveries page", () => {
     );
     expect(row(table, "mastodon.example")).toBeInTheDocument();
   });
+
+  it("when the token is refused (401), says the session ended, offers Sign In and stops asking", async () => {
+    state.hosts.answer = { status: 401, body: { detail: "Not authenticated" } };
+    signIn();
+    renderConsole("/deliveries");
+
+    const alert = await screen.findByRole("alert");
+    expect(alert).toHaveTextContent(
+      "Could not read deliveries: HTTP 401: Not authenticated. The session has ended: Sign In again.",
+    );
+    expect(within(alert).getByRole("link", { name: "Sign In" })).toHaveAttribute("href", "/signin");
+    const asked = hostListCalls();
+    await new Promise((done) => setTimeout(done, 200)); // four poll periods
+    expect(hostListCalls()).toBe(asked);
+  });
+
+  it("says since when a failing host fails, when the server tells", async () => {
+    state.hosts.hosts = [failingHost({ failingSince: "2026-11-20T10:00:00Z" })];
+    const { table } = await openDeliveries();
+
+    expect(cells(table, "mastodon.example")[1]).toHaveTextContent(
+      `failingsince ${formatWhen("2026-11-20T10:00:00Z")}`,
+    );
+  });
 });

@@ -1,11 +1,12 @@
 import { useState } from "react";
-import { Alert, CircularProgress, Link, Stack, Typography } from "@mui/material";
+import { Alert, Link, Stack, Typography } from "@mui/material";
 import { Link as RouterLink } from "react-router";
 import { FailedDeliveries } from "./failed-deliveries.tsx";
 import { HostTable } from "./host-table.tsx";
+import { RefreshStatus } from "./refresh-status.tsx";
 import { StopDeliveryDialog } from "./stop-delivery-dialog.tsx";
 import { useHostActions } from "./use-host-actions.ts";
-import { useHostHealth, type HostHealthState } from "./use-host-health.ts";
+import { useHostHealth } from "./use-host-health.ts";
 
 /** Delivery health per remote host (workbench.md "Deliveries"), as Mastodon's "Availability". */
 export function DeliveriesPage() {
@@ -84,35 +85,5 @@ export function DeliveriesPage() {
         }}
       />
     </Stack>
-  );
-}
-
-/** Loading, refreshing, when the numbers were read, and why the latest ask failed. */
-function RefreshStatus({ health }: { health: HostHealthState }) {
-  const { hosts, seenAt, problem, fetching, everySeconds } = health;
-  return (
-    <>
-      <Stack direction="row" spacing={1} sx={{ alignItems: "center" }} role="status">
-        {fetching && (
-          <CircularProgress
-            size={16}
-            aria-label={hosts === null ? "Loading deliveries" : "Refreshing deliveries"}
-          />
-        )}
-        <Typography variant="body2" data-testid="refresh-status">
-          {seenAt === null
-            ? fetching
-              ? "Loading deliveries…"
-              : `Not read yet; asking again every ${everySeconds} s.`
-            : `Updated ${seenAt.toLocaleTimeString()}; refreshed every ${everySeconds} s while open${fetching ? " (refreshing…)" : ""}.`}
-        </Typography>
-      </Stack>
-      {problem && (
-        <Alert severity="error">
-          {hosts === null ? "Could not read deliveries" : "Could not refresh deliveries"}: {problem}
-          . {seenAt && `Showing what was read at ${seenAt.toLocaleTimeString()}. `}Asking again.
-        </Alert>
-      )}
-    </>
   );
 }

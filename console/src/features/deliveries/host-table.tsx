@@ -10,6 +10,7 @@ import {
   TableContainer,
   TableHead,
   TableRow,
+  Typography,
 } from "@mui/material";
 import type { HostAction, HostHealth, HostState } from "../../lib/host-health.ts";
 import { FailuresSparkline } from "./failures-sparkline.tsx";
@@ -62,6 +63,11 @@ export function HostTable({ hosts, working, onStop, onAct }: Props) {
               </TableCell>
               <TableCell>
                 <Chip size="small" label={host.state} color={STATE_COLORS[host.state]} />
+                {host.state === "failing" && host.failingSince && (
+                  <Typography variant="caption" component="div" sx={noWrap}>
+                    since {formatWhen(host.failingSince)}
+                  </Typography>
+                )}
               </TableCell>
               <TableCell sx={noWrap}>{formatWhen(host.lastSuccessAt)}</TableCell>
               <TableCell sx={noWrap}>{formatWhen(host.lastFailureAt)}</TableCell>

@@ -18,6 +18,8 @@ export type HostHealthState = {
   problem: string | null;
   /** The server has no delivery health to report (a real cattle_grid behind the proxy). */
   unsupported: boolean;
+  /** The server refused the token: the page stops asking and offers to sign in again. */
+  signedOut: boolean;
   /** True while an ask is under way. */
   fetching: boolean;
   /** How often it asks, in seconds. */
@@ -32,12 +34,14 @@ export function useHostHealth(): HostHealthState {
   const [seenAt, setSeenAt] = useState<Date | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const [unsupported, setUnsupported] = useState(false);
+  const [signedOut, setSignedOut] = useState(false);
   const [fetching, setFetching] = useState(true);
   const [round, setRound] = useState(0);
 
   useEffect(() => {
     const controller = new AbortController();
     let timer: ReturnType<typeof setTimeout> | undefined;
+    setSignedOut(false);
     const ask = async () => {
       // A hidden tab needs no fresh numbers; it asks again once it is looked at.
       if (document.hidden) return void (timer = setTimeout(ask, pollMs));
@@ -53,6 +57,7 @@ export function useHostHealth(): HostHealthState {
         return setUnsupported(true); // the route will not appear by asking again
       } else {
         setProblem(answer.reason);
+        if (answer.signedOut) return setSignedOut(true);
       }
       timer = setTimeout(ask, pollMs);
     };
@@ -64,5 +69,14 @@ export function useHostHealth(): HostHealthState {
   }, [round]);
 
   const refresh = useCallback(() => setRound((n) => n + 1), []);
-  return { hosts, seenAt, problem, unsupported, fetching, refresh, everySeconds: pollMs / 1000 };
+  return {
+    hosts,
+    seenAt,
+    problem,
+    unsupported,
+    signedOut,
+    fetching,
+    refresh,
+    everySeconds: pollMs / 1000,
+  };
 }
