@@ -1,4 +1,5 @@
 import { useRoutes, type RouteObject } from "react-router";
+import { DeliveriesPage } from "../features/deliveries/deliveries-page.tsx";
 import { InfoPage } from "../features/info/info-page.tsx";
 import { LookupPage } from "../features/lookup/lookup-page.tsx";
 import { PerformPage } from "../features/perform/perform-page.tsx";
@@ -34,6 +35,7 @@ export const routes: RouteObject[] = [
           </RequireSignIn>
         ),
       },
+      { path: "/deliveries", element: <RequireSignIn children={<DeliveriesPage />} /> },
       { path: "*", element: <UnknownPage /> }, // not in console.md: a mistyped address keeps the layout
     ],
   },

@@ -1,0 +1,151 @@
+import { Fragment } from "react";
+import {
+  Button,
+  Chip,
+  CircularProgress,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableContainer,
+  TableHead,
+  TableRow,
+  Typography,
+} from "@mui/material";
+import type { HostAction, HostHealth, HostState } from "../../lib/host-health.ts";
+import { FailuresSparkline } from "./failures-sparkline.tsx";
+import { formatWhen } from "./format-when.ts";
+import { describeWork, type HostWork } from "./use-host-actions.ts";
+
+type Props = {
+  hosts: HostHealth[];
+  working: HostWork | null;
+  onStop: (host: string) => void;
+  onAct: (host: string, action: HostAction) => void;
+};
+
+const STATE_COLORS: Record<HostState, "success" | "error" | "warning"> = {
+  ok: "success",
+  failing: "error",
+  stopped: "warning",
+};
+
+// Short cells never wrap (no "fail-ing" at 390 px); the container scrolls sideways instead.
+const noWrap = { whiteSpace: "nowrap" } as const;
+// The host stays in view while a narrow screen scrolls the other columns under it.
+const pinned = { position: "sticky", left: 0, zIndex: 1, bgcolor: "background.paper" } as const;
+
+/** One row per remote host: its state and numbers, and what the operator can do about it. */
+export function HostTable({ hosts, working, onStop, onAct }: Props) {
+  return (
+    <TableContainer sx={{ overflowX: "auto" }}>
+      <Table size="small" aria-label="Remote hosts">
+        <TableHead>
+          <TableRow>
+            <TableCell sx={pinned}>Host</TableCell>
+            {["State", "Last success", "Last failure", "Failures (7 days)", "Queued"].map(
+              (title) => (
+                <TableCell key={title} sx={noWrap}>
+                  {title}
+                </TableCell>
+              ),
+            )}
+            <TableCell sx={noWrap}>Actions</TableCell>
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {hosts.map((host) => (
+            <TableRow key={host.host}>
+              <TableCell
+                sx={{ ...pinned, minWidth: { xs: 120, md: 170 }, overflowWrap: "anywhere" }}
+              >
+                <HostName host={host.host} />
+              </TableCell>
+              <TableCell>
+                <Chip size="small" label={host.state} color={STATE_COLORS[host.state]} />
+                {host.state === "failing" && host.failingSince && (
+                  <Typography variant="caption" component="div" sx={noWrap}>
+                    since {formatWhen(host.failingSince)}
+                  </Typography>
+                )}
+              </TableCell>
+              <TableCell sx={noWrap}>{formatWhen(host.lastSuccessAt)}</TableCell>
+              <TableCell sx={noWrap}>{formatWhen(host.lastFailureAt)}</TableCell>
+              <TableCell>
+                <Stack direction="row" spacing={1} sx={{ alignItems: "center" }}>
+                  <span>{host.failures7d}</span>
+                  {host.failuresByDay && <FailuresSparkline counts={host.failuresByDay} />}
+                </Stack>
+              </TableCell>
+              <TableCell>{host.queued}</TableCell>
+              <TableCell>
+                <HostActions host={host} working={working} onStop={onStop} onAct={onAct} />
+              </TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </TableContainer>
+  );
+}
+
+/** A host name that a narrow column breaks after its dots ("pixelfed." "example"), not anywhere. */
+function HostName({ host }: { host: string }) {
+  const labels = host.split(".");
+  return labels.map((label, index) => (
+    <Fragment key={index}>
+      {label}
+      {index < labels.length - 1 && (
+        <>
+          .<wbr />
+        </>
+      )}
+    </Fragment>
+  ));
+}
+
+function HostActions({
+  host,
+  working,
+  onStop,
+  onAct,
+}: Omit<Props, "hosts"> & { host: HostHealth }) {
+  const busyHere = working !== null && working.host === host.host && working.action !== "redeliver";
+  return (
+    // The two buttons stack when the column is narrow rather than widen the table.
+    <Stack direction="row" useFlexGap spacing={1} sx={{ alignItems: "center", flexWrap: "wrap" }}>
+      {host.state === "stopped" ? (
+        <Button
+          size="small"
+          variant="outlined"
+          sx={noWrap}
+          disabled={working !== null}
+          onClick={() => onAct(host.host, "resume")}
+        >
+          Resume delivery
+        </Button>
+      ) : (
+        <Button
+          size="small"
+          variant="outlined"
+          color="warning"
+          sx={noWrap}
+          disabled={working !== null}
+          onClick={() => onStop(host.host)}
+        >
+          Stop delivery
+        </Button>
+      )}
+      <Button
+        size="small"
+        sx={noWrap}
+        disabled={working !== null}
+        onClick={() => onAct(host.host, "retry")}
+      >
+        Retry now
+      </Button>
+      {/* Beside the buttons, not in them: their names stay their labels. */}
+      {busyHere && <CircularProgress size={16} aria-label={describeWork(working)} />}
+    </Stack>
+  );
+}
