@@ -1,0 +1,48 @@
+// LogTape, configured once at start (`corral serve`): every line to stderr, as text or as one
+// JSON object per line. Corral's own categories log at --log-level; Fedify's (it logs through
+// LogTape too) only from warnings up, unless the operator asks for debug.
+
+import {
+  compareLogLevel,
+  configure,
+  getJsonLinesFormatter,
+  getTextFormatter,
+  type LogLevel,
+  type LogRecord,
+  type Sink,
+} from "@logtape/logtape";
+
+export interface LoggingOptions {
+  format: "text" | "json";
+  level: LogLevel;
+  /** Where lines go; stderr unless a test says otherwise. */
+  write?: (line: string) => void;
+}
+
+/** The stricter of two levels. */
+function atLeast(level: LogLevel, floor: LogLevel): LogLevel {
+  return compareLogLevel(level, floor) >= 0 ? level : floor;
+}
+
+export function fedifyLevel(level: LogLevel): LogLevel {
+  return level === "debug" || level === "trace" ? level : atLeast(level, "warning");
+}
+
+export async function configureLogging(options: LoggingOptions): Promise<void> {
+  const format =
+    options.format === "json"
+      ? getJsonLinesFormatter({ message: "rendered", categorySeparator: "." })
+      : getTextFormatter({ timestamp: "rfc3339" });
+  const write = options.write ?? ((line: string) => process.stderr.write(line));
+  // Synchronous writes: a line logged just before process.exit is not lost.
+  const sink: Sink = (record: LogRecord) => write(format(record));
+  await configure({
+    reset: true,
+    sinks: { stderr: sink },
+    loggers: [
+      { category: ["corral"], sinks: ["stderr"], lowestLevel: options.level },
+      { category: ["fedify"], sinks: ["stderr"], lowestLevel: fedifyLevel(options.level) },
+      { category: ["logtape", "meta"], sinks: ["stderr"], lowestLevel: "warning" },
+    ],
+  });
+}
