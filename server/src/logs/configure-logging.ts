@@ -15,8 +15,6 @@ import {
 export interface LoggingOptions {
   format: "text" | "json";
   level: LogLevel;
-  /** Where lines go; stderr unless a test says otherwise. */
-  write?: (line: string) => void;
 }
 
 /** The stricter of two levels. */
@@ -32,10 +30,10 @@ export async function configureLogging(options: LoggingOptions): Promise<void> {
   const format =
     options.format === "json"
       ? getJsonLinesFormatter({ message: "rendered", categorySeparator: "." })
-      : getTextFormatter({ timestamp: "rfc3339" });
-  const write = options.write ?? ((line: string) => process.stderr.write(line));
-  // Synchronous writes: a line logged just before process.exit is not lost.
-  const sink: Sink = (record: LogRecord) => write(format(record));
+      : getTextFormatter({ timestamp: "rfc3339", value: "bare" });
+  // Written at once (stderr is synchronous for files and pipes on Linux): a line logged just
+  // before process.exit is not lost in a buffer.
+  const sink: Sink = (record: LogRecord) => process.stderr.write(format(record));
   await configure({
     reset: true,
     sinks: { stderr: sink },
