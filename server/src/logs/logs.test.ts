@@ -32,7 +32,7 @@ describe("logs", () => {
     const server = await serveCli(
       await serveArgs(database, "--log-format", "json", "--allow-private-addresses"),
     );
-    let token = "";
+    let token: string | undefined;
     try {
       const signin = await fetch(`${server.url}/fe/signin`, {
         method: "POST",
@@ -78,8 +78,8 @@ describe("logs", () => {
     }
 
     const everything = server.stdout + server.stderr;
-    expect(token.length).toBeGreaterThan(10);
-    expect(everything).not.toContain(token);
+    expect(token?.length).toBeGreaterThan(10);
+    expect(everything).not.toContain(token!);
     expect(everything).not.toContain(password);
     const lines = server.stderr
       .trimEnd()
