@@ -3,6 +3,7 @@ import { activityPerMinute } from "../events/activity.ts";
 import type { Services } from "../services.ts";
 import type { FeEnv } from "./auth.ts";
 import { sendValidationErrors } from "./errors.ts";
+import type { ActivityResponse } from "./wire.ts";
 
 // GET /account/activity?minutes=N (1 to 1440, default 60): per-minute event counts of the
 // caller's streams. A Corral addition; cattle_grid has no such route (the console says so).
@@ -20,6 +21,9 @@ export function createActivityRoutes(services: Services) {
         },
       ]);
     }
-    return c.json({ minutes: await activityPerMinute(services.db, c.get("account").id, minutes) });
+    const answer: ActivityResponse = {
+      minutes: await activityPerMinute(services.db, c.get("account").id, minutes),
+    };
+    return c.json(answer);
   });
 }
