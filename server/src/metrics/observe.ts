@@ -84,13 +84,17 @@ export function observeDelivery<T extends DeliveryOutcome>(
   return (outcome) => {
     const result = outcome.kind === "final" ? "failed" : outcome.kind;
     metricsOf(services)?.deliveries.inc({ outcome: result });
-    deliveryLog.info("delivery {id} to {inbox}: {outcome} (attempt {attempt}, {ms} ms)", {
+    const properties = {
       id: row.id,
       inbox: row.inbox,
       outcome: result,
       attempt: row.attempt + 1,
       ms: Math.round(performance.now() - started),
-    });
+    };
+    const message = "delivery {id} to {inbox}: {outcome} (attempt {attempt}, {ms} ms)";
+    // A failed attempt is a warning: what an operator running at --log-level warning wants to see.
+    if (result === "delivered") deliveryLog.info(message, properties);
+    else deliveryLog.warn(message, properties);
     return outcome;
   };
 }
