@@ -62,10 +62,13 @@ function options(colors: ChartColors, width: number): uPlot.Options {
     grid: { stroke: colors.grid, width: 1 },
     ticks: { stroke: colors.grid, width: 1 },
   };
+  // Outgoing is dashed: where two series run together (a send to our own actors is one
+  // outgoing and one incoming event), both stay visible.
   const line = (label: "incoming" | "outgoing" | "error") => ({
     label,
     stroke: colors[label],
     width: 2,
+    dash: label === "outgoing" ? [6, 4] : undefined,
     points: { show: false },
   });
   return {
