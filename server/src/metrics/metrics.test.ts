@@ -34,6 +34,8 @@ async function scrape(server: TestServer) {
   return parsePrometheus(await response.text());
 }
 
+const sum = (samples: { value: number }[]) => samples.reduce((n, s) => n + s.value, 0);
+
 async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
   const deadline = Date.now() + 10_000;
   for (;;) {
@@ -91,7 +93,10 @@ describe("GET /metrics", () => {
 
     const metrics = await until(
       () => scrape(a),
-      (m) => m.samples.filter((s) => s.name === "corral_deliveries_total").length === 3,
+      // Outcomes reach the table a few milliseconds after they are counted.
+      (m) =>
+        sum(m.samples.filter((s) => s.name === "corral_deliveries_total")) === 3 &&
+        m.value("corral_delivery_queue_depth") === 1,
     );
     expect(metrics.types.get("corral_deliveries_total")).toBe("counter");
     expect(metrics.value("corral_deliveries_total", { role: "all", outcome: "delivered" })).toBe(1);
@@ -132,10 +137,7 @@ describe("GET /metrics", () => {
 
     const metrics = await until(
       () => scrape(b),
-      (m) =>
-        m.samples.some(
-          (s) => s.name === "corral_inbox_activities_total" && s.labels.outcome === "accepted",
-        ),
+      (m) => m.value("corral_inbox_activities_total", { outcome: "accepted" }) === 1,
     );
     expect(metrics.value("corral_inbox_activities_total", { outcome: "accepted" })).toBe(1);
     expect(metrics.value("corral_inbox_activities_total", { reason: "malformed" })).toBe(1);

@@ -43,7 +43,7 @@ export function createMetrics(services: Pick<Services, "config" | "db">) {
       this.set(oldestCreatedAt === null ? 0 : Math.max(0, (Date.now() - oldestCreatedAt) / 1000));
     },
   });
-  return {
+  const metrics = {
     registry,
     inbox: new Counter({
       name: "corral_inbox_activities_total",
@@ -85,4 +85,10 @@ export function createMetrics(services: Pick<Services, "config" | "db">) {
       registers,
     }),
   };
+  // Series a dashboard expects exist from the start, at zero.
+  metrics.inbox.inc({ outcome: "accepted" }, 0);
+  for (const outcome of ["delivered", "retry", "failed"]) metrics.deliveries.inc({ outcome }, 0);
+  for (const reason of ["wrong_credentials", "throttled"])
+    metrics.signInFailures.inc({ reason }, 0);
+  return metrics;
 }
