@@ -12,6 +12,7 @@ const domain = [
   "events",
   "follows",
   "lookup",
+  "metrics",
   "methods",
   "objects",
   "receive",

@@ -9,7 +9,10 @@ import { createFeApp } from "./fe/index.ts";
 import { handleInbox } from "./federation/inbox.ts";
 import { handleObjectRequest } from "./federation/object-route.ts";
 import type { Services } from "./services.ts";
+import { observeInbox } from "./metrics/observe.ts";
+import { countSignInFailures, serveMetrics } from "./web/metrics.ts";
 import { createProxyHandler } from "./web/proxy.ts";
+import { requestLog } from "./web/request-log.ts";
 import { securityHeaders } from "./web/security-headers.ts";
 import { createConsoleHandler } from "./web/static.ts";
 
@@ -19,7 +22,10 @@ export function createApp(services: Services, options: { throttle?: SignInThrott
     console.error(`${c.req.method} ${c.req.path} failed:`, error);
     return c.json({ detail: "Internal Server Error" }, 500);
   });
+  app.use(requestLog);
   app.use(securityHeaders);
+  app.get("/metrics", (c) => serveMetrics(services, c));
+  app.post("/fe/signin", countSignInFailures(services));
   app.route("/fe", createFeApp(services, options));
   app.post("*", (c, next) => routeInbox(services, c, next));
   app.get("/objects/:id", (c) =>
@@ -37,6 +43,7 @@ export function createProxyApp(config: Config) {
     console.error(`${c.req.method} ${c.req.path} failed:`, error);
     return c.json({ detail: "Internal Server Error" }, 500);
   });
+  app.use(requestLog);
   app.use(securityHeaders);
   app.all("/fe/*", createProxyHandler(config.upstream!));
   app.all("/fe", createProxyHandler(config.upstream!));
@@ -64,7 +71,7 @@ async function routeInbox(services: Services, c: Context, next: Next) {
   const request = toBaseUrlRequest(services, c.req.raw);
   const url = new URL(request.url);
   const actorId = shared ? null : `${url.origin}${path.slice(0, -"/inbox".length)}`;
-  return handleInbox(services, request, actorId);
+  return observeInbox(services, handleInbox(services, request, actorId));
 }
 
 async function routeFederation(services: Services, c: Context, next: Next) {

@@ -63,6 +63,27 @@ export const settings = {
     default: "none",
     meaning: "proxy mode: serve the console and forward /fe/* to a cattle_grid at URL",
   },
+  metrics: {
+    flag: "--metrics",
+    env: "CORRAL_METRICS",
+    envNote: "=1",
+    default: "off",
+    meaning: "serve Prometheus metrics at GET /metrics (otherwise it is 404)",
+  },
+  logFormat: {
+    flag: "--log-format",
+    value: "F",
+    env: "CORRAL_LOG_FORMAT",
+    default: "text",
+    meaning: "text or json (one JSON object per line); logs go to stderr",
+  },
+  logLevel: {
+    flag: "--log-level",
+    value: "L",
+    env: "CORRAL_LOG_LEVEL",
+    default: "info",
+    meaning: "trace, debug, info, warning, error or fatal",
+  },
 } as const satisfies Record<string, Setting>;
 
 export type SettingName = keyof typeof settings;

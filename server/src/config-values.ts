@@ -47,3 +47,11 @@ export const httpUrl = z.string().transform((value, ctx) => {
   }
   return url.href.replace(/\/+$/, "");
 });
+
+export const logFormat = z.enum(["text", "json"], { error: "must be text or json" });
+
+const logLevels = ["trace", "debug", "info", "warning", "error", "fatal"] as const;
+export type LogLevelName = (typeof logLevels)[number];
+export const logLevel = z.enum(logLevels, {
+  error: `must be one of ${logLevels.join(", ")}`,
+});

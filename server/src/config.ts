@@ -13,7 +13,15 @@ import {
   type FlagValues,
   type SettingName,
 } from "./config-settings.ts";
-import { databaseUrl, httpUrl, origin, port } from "./config-values.ts";
+import {
+  databaseUrl,
+  httpUrl,
+  logFormat,
+  logLevel,
+  origin,
+  port,
+  type LogLevelName,
+} from "./config-values.ts";
 
 export interface Config {
   port: number;
@@ -25,6 +33,10 @@ export interface Config {
   database: string;
   allowPrivateAddresses: boolean;
   upstream: string | null;
+  /** Serve GET /metrics (Prometheus text format). */
+  metrics: boolean;
+  logFormat: "text" | "json";
+  logLevel: LogLevelName;
   /** Interval of `: keep-alive` comments on event streams. */
   keepAliveMs: number;
   /** Events kept per account and stream. */
@@ -56,6 +68,9 @@ const schema = z.object({
   database: databaseUrl,
   allowPrivateAddresses: z.boolean(),
   upstream: httpUrl.nullable(),
+  metrics: z.boolean(),
+  logFormat,
+  logLevel,
   keepAliveMs: z.number().int().positive(),
   streamCap: z.number().int().positive(),
   tokenTtlMs: z.number().int().positive(),
@@ -68,6 +83,9 @@ const defaults = {
   database: DEFAULT_DATABASE,
   allowPrivateAddresses: false,
   upstream: null,
+  metrics: false,
+  logFormat: "text",
+  logLevel: "info",
   keepAliveMs: 15_000,
   streamCap: 10_000,
   tokenTtlMs: 30 * 24 * 3600_000,
@@ -77,7 +95,8 @@ const defaults = {
 /** Reads one setting's environment variable into the shape its flag would give; empty is unset. */
 function fromEnv(name: SettingName, env: Record<string, string | undefined>) {
   const raw = env[settings[name].env] || undefined;
-  if (name === "allowPrivateAddresses") return /^(1|true|yes)$/i.test(raw ?? "");
+  if (name === "allowPrivateAddresses" || name === "metrics")
+    return /^(1|true|yes)$/i.test(raw ?? "");
   if (name === "baseUrls") {
     const list = raw
       ?.split(",")

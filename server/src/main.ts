@@ -19,6 +19,8 @@ import { openServerStores } from "./db/services.ts";
 import { createEventLog } from "./events/index.ts";
 import { startDeliveryWorker } from "./delivery/queue.ts";
 import { createCorralFederation, receiveActivity } from "./federation/index.ts";
+import { configureLogging } from "./logs/configure-logging.ts";
+import { enableMetrics } from "./metrics/observe.ts";
 import type { BackgroundTasks, Services } from "./services.ts";
 
 export interface RunningServer {
@@ -51,6 +53,7 @@ export async function startServer(input: ServerInput): Promise<RunningServer> {
     config.port = port;
     if (!config.baseUrlsGiven) config.baseUrls = [url];
     const services = await buildServices(config, opened);
+    if (config.metrics) enableMetrics(services);
     const app = createApp(services, { throttle: throttle ?? createSignInThrottle() });
     handle = getRequestListener(app.fetch);
     worker = startDeliveryWorker(services, { receive: receiveActivity });
@@ -156,6 +159,7 @@ function displayHost(host: string): string {
  * admin account `operator` with a random password and prints it once.
  */
 export async function serve(config: Config): Promise<void> {
+  await configureLogging({ format: config.logFormat, level: config.logLevel });
   let running: { url: string; close(): Promise<void> };
   if (config.upstream) {
     running = await startProxyServer({ ...config, upstream: config.upstream });

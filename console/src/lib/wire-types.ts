@@ -2,6 +2,8 @@
 // field renamed on the server fails `tsc -p console` instead of failing in a browser.
 import type {
   AccountInfo,
+  ActivityMinute,
+  ActivityResponse,
   ActorDocument,
   ActorInformation,
   CreateActorRequest,
@@ -15,6 +17,8 @@ import type {
 
 export type {
   AccountInfo,
+  ActivityMinute,
+  ActivityResponse,
   ActorDocument,
   CreateActorRequest,
   LookupRequest,

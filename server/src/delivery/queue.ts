@@ -7,6 +7,7 @@ import {
 } from "../db/deliveries.store.ts";
 import type { Receive } from "../receive/accept-activity.ts";
 import { attemptDelivery, type Outcome } from "./attempt.ts";
+import { observeDelivery } from "../metrics/observe.ts";
 
 // Our own durable delivery queue on the `deliveries` table (see docs/adr/0001-own-delivery-queue.md):
 // rows are claimed atomically (UPDATE … WHERE locked_until < now … RETURNING), so several
@@ -121,7 +122,9 @@ export function startDeliveryWorker(
       }
       for (const row of claimed) {
         inFlight++;
-        void attemptDelivery(services, row, options.receive).then(settle);
+        void attemptDelivery(services, row, options.receive)
+          .then(observeDelivery(services, row))
+          .then(settle);
       }
       if (claimed.length > 0 && claimed.length === room) continue;
       await waitForWork();

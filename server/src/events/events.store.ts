@@ -55,3 +55,25 @@ export async function lastEventSeq(db: Db, accountId: number, stream: StreamName
   );
   return Number(row?.seq ?? 0);
 }
+
+/** Per minute since `since` (ms) and per stream, how many events the account's streams got. */
+export async function countEventsPerMinute(
+  db: Db,
+  accountId: number,
+  since: number,
+): Promise<{ minute: number; stream: StreamName; count: number }[]> {
+  const rows = await db.all<{
+    minute: number | bigint | string;
+    stream: string;
+    n: number | bigint | string;
+  }>(
+    `SELECT created_at / 60000 AS minute, stream, COUNT(*) AS n FROM events
+     WHERE account_id = ? AND created_at >= ? GROUP BY created_at / 60000, stream`,
+    [accountId, since],
+  );
+  return rows.map((r) => ({
+    minute: Number(r.minute),
+    stream: r.stream as StreamName,
+    count: Number(r.n),
+  }));
+}

@@ -5,6 +5,7 @@ import { bodyLimit } from "hono/body-limit";
 import type { SignInThrottle } from "../accounts/index.ts";
 import type { Services } from "../services.ts";
 import { createAccountRoutes } from "./account.ts";
+import { createActivityRoutes } from "./activity.ts";
 import { createActorRoutes } from "./actor.ts";
 import { requireAccount, type FeEnv } from "./auth.ts";
 import { sendDetail } from "./errors.ts";
@@ -25,6 +26,7 @@ export function createFeApp(services: Services, options: { throttle?: SignInThro
   fe.route("/", createAccountRoutes(services));
   fe.route("/", createActorRoutes(services));
   fe.route("/", createStreamRoutes(services));
+  fe.route("/", createActivityRoutes(services));
   fe.notFound((c) => sendDetail(c, 404, "Not Found"));
   return fe;
 }

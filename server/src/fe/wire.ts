@@ -4,6 +4,7 @@
 // The types are imported from the package's types.gen.ts by path: its index also exports the
 // generated client, whose sources (CommonJS-typed .ts) fail our strict ESM type check.
 
+import type { ActivityMinute } from "../events/activity.ts";
 import type { StreamName } from "../events/streams.ts";
 import type {
   ActorInformation,
@@ -114,3 +115,9 @@ export type ErrorMessage = {
 
 /** The JSON of one stream frame's `data:` line. */
 export type StreamEvent = EventInformation | ErrorMessage;
+
+/** GET /account/activity?minutes=N, a Corral addition: per-minute event counts, oldest first. */
+export interface ActivityResponse {
+  minutes: ActivityMinute[];
+}
+export type { ActivityMinute } from "../events/activity.ts";

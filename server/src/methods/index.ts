@@ -3,6 +3,7 @@ import { reportError } from "../events/report-error.ts";
 import type { Services } from "../services.ts";
 import { findMethod, methods } from "./catalog.ts";
 import { MethodError } from "./method-error.ts";
+import { observeTrigger } from "../metrics/observe.ts";
 
 // POST /fe/actor/trigger/{method} checks the body against the method's schema (catalog.ts) and
 // the actor, answers 202 and lands here. Every method runs off the request path and reports
@@ -34,7 +35,11 @@ export async function findOwnActor(
 
 /** Runs a method in the background; never throws. Tracked, so closing the server waits for it. */
 export function runMethod(services: Services, input: MethodInput): void {
-  const running = execute(services, input);
+  const running = observeTrigger(
+    services,
+    { ...input, known: !!findMethod(input.method) },
+    execute(services, input),
+  );
   void (services.tasks ? services.tasks.track(running) : running);
 }
 

@@ -1,11 +1,16 @@
+import { lazy, Suspense } from "react";
 import { Alert, LinearProgress, Typography } from "@mui/material";
 import { JsonTree } from "../../components/json-tree/index.ts";
 import { SignedOutNotice } from "../../components/signed-out/index.ts";
 import { useUserStore } from "../../lib/user-store.ts";
+import { ActivityBoundary, ActivityFigure, ActivityLoading } from "./activity-figure.tsx";
 import { CreateActorPanel } from "./create-actor-panel.tsx";
 import { CreatedActorDialog } from "./created-actor-dialog.tsx";
 import { useAccountInfo } from "./use-account-info.ts";
 import { useCreateActor } from "./use-create-actor.ts";
+
+// The chart, its data and uPlot arrive in their own chunk, after the page itself.
+const ActivityPanel = lazy(() => import("./activity-panel.tsx"));
 
 export function InfoPage() {
   const token = useUserStore((state) => state.token);
@@ -35,6 +40,17 @@ export function InfoPage() {
         <NoBaseUrlHint />
       )}
       <CreatedActorDialog result={creation.result} onClose={creation.dismiss} />
+      <ActivityBoundary what="The activity chart">
+        <Suspense
+          fallback={
+            <ActivityFigure>
+              <ActivityLoading />
+            </ActivityFigure>
+          }
+        >
+          <ActivityPanel />
+        </Suspense>
+      </ActivityBoundary>
       <JsonTree data={info} />
     </>
   );

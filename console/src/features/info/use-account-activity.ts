@@ -1,0 +1,69 @@
+import { useCallback, useEffect, useRef, useState } from "react";
+import { callFe } from "../../lib/fe-client.ts";
+import { getStreamStore, STREAM_TYPES } from "../../lib/stream-store.ts";
+import type { ActivityMinute, ActivityResponse } from "../../lib/wire-types.ts";
+
+export type AccountActivity =
+  | { state: "loading" }
+  | { state: "ready"; minutes: ActivityMinute[] }
+  /** The server has no such route: a cattle_grid behind proxy mode. */
+  | { state: "unsupported" }
+  | { state: "failed"; reason: string };
+
+const REFRESH_MS = 15_000;
+/** A burst of stream messages refreshes the chart once, this long after it starts. */
+const SETTLE_MS = 2_000;
+
+/**
+ * GET /account/activity?minutes=60, refreshed every 15 s and soon after a stream badge changes.
+ * A failed refresh keeps the last counts on screen and says why beside them.
+ */
+export function useAccountActivity(): { activity: AccountActivity; stale: string | null } {
+  const [activity, setActivity] = useState<AccountActivity>({ state: "loading" });
+  const [stale, setStale] = useState<string | null>(null);
+  const shown = useRef(false);
+
+  const load = useCallback(async (signal: AbortSignal) => {
+    let next: AccountActivity;
+    try {
+      const result = await callFe<ActivityResponse>("/account/activity?minutes=60", { signal });
+      if (result.ok) next = { state: "ready", minutes: result.data.minutes };
+      else if (result.status === 404) next = { state: "unsupported" };
+      else next = { state: "failed", reason: describe(result.status, result.data) };
+    } catch (failure) {
+      if (signal.aborted) return;
+      next = { state: "failed", reason: `no answer (${String(failure)})` };
+    }
+    if (next.state === "failed" && shown.current) return setStale(next.reason);
+    shown.current = next.state === "ready";
+    setStale(null);
+    setActivity(next);
+  }, []);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    let settle: ReturnType<typeof setTimeout> | undefined;
+    const refresh = () => void load(controller.signal);
+    const soon = () => (settle ??= setTimeout(() => ((settle = undefined), refresh()), SETTLE_MS));
+    refresh();
+    const timer = setInterval(refresh, REFRESH_MS);
+    const unsubscribe = STREAM_TYPES.map((type) =>
+      getStreamStore(type).subscribe((state, previous) => {
+        if (state.messages.length !== previous.messages.length) soon();
+      }),
+    );
+    return () => {
+      controller.abort();
+      clearInterval(timer);
+      clearTimeout(settle);
+      unsubscribe.forEach((stop) => stop());
+    };
+  }, [load]);
+
+  return { activity, stale };
+}
+
+function describe(status: number, body: unknown): string {
+  const detail = (body as { detail?: unknown } | null)?.detail;
+  return `HTTP ${status}${typeof detail === "string" ? `: ${detail}` : ""}`;
+}

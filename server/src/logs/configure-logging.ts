@@ -1,0 +1,61 @@
+// LogTape, configured once at start (`corral serve`): every line to stderr, as text or as one
+// JSON object per line. Corral's own categories log at --log-level; Fedify's (it logs through
+// LogTape too) only from warnings up, unless the operator asks for debug.
+
+import { AsyncLocalStorage } from "node:async_hooks";
+import {
+  compareLogLevel,
+  configure,
+  getJsonLinesFormatter,
+  getTextFormatter,
+  type LogLevel,
+  type LogRecord,
+  type Sink,
+} from "@logtape/logtape";
+
+export interface LoggingOptions {
+  format: "text" | "json";
+  level: LogLevel;
+}
+
+/** The stricter of two levels. */
+function atLeast(level: LogLevel, floor: LogLevel): LogLevel {
+  return compareLogLevel(level, floor) >= 0 ? level : floor;
+}
+
+/** Fedify's records: from `floor` up, unless the operator asked for debug or trace. */
+function fedifyLevel(level: LogLevel, floor: LogLevel): LogLevel {
+  return level === "debug" || level === "trace" ? level : atLeast(level, floor);
+}
+
+export async function configureLogging(options: LoggingOptions): Promise<void> {
+  const format =
+    options.format === "json"
+      ? getJsonLinesFormatter({ message: "rendered", categorySeparator: "." })
+      : getTextFormatter({ timestamp: "rfc3339", value: "bare" });
+  // Written at once (stderr is synchronous for files and pipes on Linux): a line logged just
+  // before process.exit is not lost in a buffer.
+  const sink: Sink = (record: LogRecord) => process.stderr.write(format(record));
+  await configure({
+    reset: true,
+    // Fedify adds context (request ids) to its records through this.
+    contextLocalStorage: new AsyncLocalStorage(),
+    sinks: { stderr: sink },
+    loggers: [
+      { category: ["corral"], sinks: ["stderr"], lowestLevel: options.level },
+      {
+        category: ["fedify"],
+        sinks: ["stderr"],
+        lowestLevel: fedifyLevel(options.level, "warning"),
+      },
+      // Fedify reports every 4xx it answers as a warning; corral.http has a line per request.
+      {
+        category: ["fedify", "federation", "http"],
+        sinks: [],
+        parentSinks: "inherit",
+        lowestLevel: fedifyLevel(options.level, "error"),
+      },
+      { category: ["logtape", "meta"], sinks: ["stderr"], lowestLevel: "warning" },
+    ],
+  });
+}

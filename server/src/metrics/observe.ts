@@ -1,0 +1,122 @@
+// The one-line hooks the rest of the server calls. Each counts into this server's registry when
+// --metrics is on (nothing otherwise) and, for background jobs, writes one structured log line.
+
+import { getLogger } from "@logtape/logtape";
+import type { DeliveryRow } from "../db/deliveries.store.ts";
+import type { EventLog } from "../events/event-log.ts";
+import type { Services } from "../services.ts";
+import { createMetrics, type Metrics } from "./registry.ts";
+
+const enabled = new WeakMap<object, Metrics>();
+const deliveryLog = getLogger(["corral", "delivery"]);
+const triggerLog = getLogger(["corral", "trigger"]);
+
+/** Turns metrics on for this server: a registry, and the event log timed and its subscribers counted. */
+export function enableMetrics(services: Services): Metrics {
+  const metrics = createMetrics(services);
+  enabled.set(services, metrics);
+  services.events = instrumentEventLog(services.events, metrics);
+  return metrics;
+}
+
+export function metricsOf(services: object): Metrics | undefined {
+  return enabled.get(services);
+}
+
+function instrumentEventLog(events: EventLog, metrics: Metrics): EventLog {
+  return {
+    ...events,
+    async append(accountId, stream, data) {
+      const stop = metrics.eventAppend.startTimer({ stream });
+      try {
+        return await events.append(accountId, stream, data);
+      } finally {
+        stop();
+      }
+    },
+    subscribe(listener) {
+      const unsubscribe = events.subscribe(listener);
+      metrics.subscribers.inc();
+      let open = true;
+      return () => {
+        if (open) metrics.subscribers.dec();
+        open = false;
+        unsubscribe();
+      };
+    },
+  };
+}
+
+// Inbox answers by status; the reasons a sender can cause, and nothing unbounded.
+const refusals: Record<number, string> = {
+  400: "malformed",
+  401: "signature",
+  403: "forbidden",
+  404: "unknown_actor",
+  410: "gone",
+  413: "too_large",
+  415: "media_type",
+  429: "throttled",
+};
+
+/** Counts an inbox POST's answer: accepted (2xx) or refused with a reason. */
+export async function observeInbox(services: object, answer: Promise<Response>): Promise<Response> {
+  const inbox = metricsOf(services)?.inbox;
+  try {
+    const response = await answer;
+    if (response.status < 300) inbox?.inc({ outcome: "accepted" });
+    else inbox?.inc({ outcome: "refused", reason: refusals[response.status] ?? "other" });
+    return response;
+  } catch (error) {
+    inbox?.inc({ outcome: "refused", reason: "error" });
+    throw error;
+  }
+}
+
+type DeliveryOutcome = { kind: "delivered" | "final" | "retry" };
+
+/** Call as an attempt starts; the returned function counts and logs its outcome, passing it on. */
+export function observeDelivery<T extends DeliveryOutcome>(
+  services: object,
+  row: Pick<DeliveryRow, "id" | "inbox" | "attempt">,
+): (outcome: T) => T {
+  const started = performance.now();
+  return (outcome) => {
+    const result = outcome.kind === "final" ? "failed" : outcome.kind;
+    metricsOf(services)?.deliveries.inc({ outcome: result });
+    const properties = {
+      id: row.id,
+      inbox: row.inbox,
+      outcome: result,
+      attempt: row.attempt + 1,
+      ms: Math.round(performance.now() - started),
+    };
+    const message = "delivery {id} to {inbox}: {outcome} (attempt {attempt}, {ms} ms)";
+    // A failed attempt is a warning: what an operator running at --log-level warning wants to see.
+    if (result === "delivered") deliveryLog.info(message, properties);
+    else deliveryLog.warn(message, properties);
+    return outcome;
+  };
+}
+
+/** Times a method's run (an accepted trigger) and logs it once done. */
+export async function observeTrigger(
+  services: object,
+  input: { method: string; accountId: number; known: boolean },
+  running: Promise<void>,
+): Promise<void> {
+  const started = performance.now();
+  try {
+    await running;
+  } finally {
+    const seconds = (performance.now() - started) / 1000;
+    // Unknown method names are the caller's text: one label for all of them.
+    const method = input.known ? input.method : "unknown";
+    metricsOf(services)?.trigger.observe({ method }, seconds);
+    triggerLog.info("method {method} for account {accountId} ran in {ms} ms", {
+      method,
+      accountId: input.accountId,
+      ms: Math.round(seconds * 1000),
+    });
+  }
+}
