@@ -2,7 +2,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ConfigError, loadConfig, missingDatabaseFolder } from "./config.ts";
+import { ConfigError, loadConfig, missingDatabaseFolder, parseConfig } from "./config.ts";
 
 describe("configuration", () => {
   it("has the documented defaults", () => {
@@ -16,6 +16,13 @@ describe("configuration", () => {
       allowPrivateAddresses: false,
       upstream: null,
     });
+  });
+
+  it("a default base URL stays a default when the configuration is completed again (serve --port 0)", () => {
+    const loaded = loadConfig({ port: "0" }, {});
+    const again = parseConfig(loaded);
+    expect(again.baseUrlsGiven).toBe(false);
+    expect(parseConfig({ ...loaded, baseUrlsGiven: undefined }).baseUrlsGiven).toBe(true);
   });
 
   it("reads every option from the environment, and flags win", () => {

@@ -144,9 +144,12 @@ export function parseConfig(
     throw new ConfigError(`invalid configuration: ${problems.join("; ")}`);
   }
   const { baseUrls, ...rest } = result.data;
+  // A configuration completed once (loadConfig, then startServer) keeps knowing that its base
+  // URL was a default: with --port 0 it must follow the port actually bound.
+  const given = input.baseUrlsGiven ?? (baseUrls !== undefined && baseUrls.length > 0);
   return {
     ...rest,
-    baseUrlsGiven: baseUrls !== undefined && baseUrls.length > 0,
+    baseUrlsGiven: given && baseUrls !== undefined && baseUrls.length > 0,
     baseUrls: baseUrls?.length ? [...new Set(baseUrls)] : [`http://localhost:${rest.port}`],
   };
 }
