@@ -2,7 +2,14 @@
 // message appends rows instead of rewriting a whole list (localStorage's ~5 MB and whole-value
 // writes cannot hold thousands of messages; see design.md "Performance built in from the start").
 
-export type StoredRow = { stream: string; seq: number; id: string | null; data: unknown };
+export type StoredRow = {
+  stream: string;
+  seq: number;
+  id: string | null;
+  data: unknown;
+  /** Added after the first release: rows stored before it have none. */
+  receivedAt?: number | null;
+};
 type MetaRow = { stream: string; lastEventId: string | null };
 
 export type StreamRowsStore = {

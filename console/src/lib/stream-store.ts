@@ -8,6 +8,7 @@ import { openStreamRowsStore, type StoredRow, type StreamRowsStore } from "./idb
 import { createStreamWriter } from "./idb-stream-writer.ts";
 import { createApplyScheduler } from "./stream-apply-scheduler.ts";
 import { createTypeCounter, readActivityType } from "./stream-activity-types.ts";
+import { searchTextOf } from "./stream-search.ts";
 
 export const STREAM_TYPES = ["incoming", "outgoing", "error"] as const;
 export type StreamType = (typeof STREAM_TYPES)[number];
@@ -22,10 +23,13 @@ export function streamStorageKey(type: StreamType): string {
 }
 
 export type StreamMessage = {
+  stream: StreamType;
   seq: number;
   id: string | null;
   data: unknown;
   activityType: string | null;
+  /** When the browser received it (ms since the epoch); null for rows stored before we kept it. */
+  receivedAt: number | null;
 };
 
 export type StreamState = {
@@ -44,11 +48,14 @@ export type StreamState = {
 };
 
 type Pending =
-  { kind: "message"; data: unknown; id: string | null } | { kind: "position"; id: string };
+  | { kind: "message"; data: unknown; id: string | null; receivedAt: number }
+  | { kind: "position"; id: string };
 
 export type StreamStore = StoreApi<StreamState> & {
   /** Applies pending adds and resolves once storage has them (tests, the bench). */
   whenIdle: () => Promise<void>;
+  /** The seq the next added message will get (counting those not yet applied). */
+  peekNextSeq: () => number;
 };
 
 export type StreamStoreOptions = {
@@ -80,7 +87,7 @@ export function createStreamStore(options: StreamStoreOptions): StreamStore {
         if (seenIds.has(id)) return;
         seenIds.add(id);
       }
-      pending.push({ kind: "message", data, id });
+      pending.push({ kind: "message", data, id, receivedAt: Date.now() });
       scheduler.schedule();
     },
     markPosition: (id) => {
@@ -141,8 +148,17 @@ export function createStreamStore(options: StreamStoreOptions): StreamStore {
         writer.enqueuePosition(item.id);
         continue;
       }
-      const { data, id } = item;
-      const message = { seq: nextSeq++, id, data, activityType: readActivityType(data) };
+      const { data, id, receivedAt } = item;
+      const message: StreamMessage = {
+        stream: options.type,
+        seq: nextSeq++,
+        id,
+        data,
+        activityType: readActivityType(data),
+        receivedAt,
+      };
+      // Indexed on arrival, a few at a time, so a search never pays for 10,000 at once.
+      searchTextOf(message);
       types.add(message.activityType);
       added.push(message);
       writer.enqueue(toRow(key, message));
@@ -165,7 +181,7 @@ export function createStreamStore(options: StreamStoreOptions): StreamStore {
     } catch (error) {
       console.warn(`could not read stored ${key} messages`, error);
     }
-    const messages = loaded.rows.slice(-cap).map(fromRow);
+    const messages = loaded.rows.slice(-cap).map((row) => fromRow(options.type, row));
     const storedIds = new Set<string>();
     for (const message of messages) {
       if (message.id !== null) storedIds.add(message.id);
@@ -197,15 +213,24 @@ export function createStreamStore(options: StreamStoreOptions): StreamStore {
       applyPending();
       await writer.flush();
     },
+    peekNextSeq: () => nextSeq + pending.filter((item) => item.kind === "message").length,
   });
 }
 
 function toRow(stream: string, message: StreamMessage): StoredRow {
-  return { stream, seq: message.seq, id: message.id, data: message.data };
+  const { seq, id, data, receivedAt } = message;
+  return { stream, seq, id, data, receivedAt };
 }
 
-function fromRow(row: StoredRow): StreamMessage {
-  return { seq: row.seq, id: row.id, data: row.data, activityType: readActivityType(row.data) };
+function fromRow(stream: StreamType, row: StoredRow): StreamMessage {
+  return {
+    stream,
+    seq: row.seq,
+    id: row.id,
+    data: row.data,
+    activityType: readActivityType(row.data),
+    receivedAt: row.receivedAt ?? null,
+  };
 }
 
 let sharedRows: Promise<StreamRowsStore | null> | null = null;
