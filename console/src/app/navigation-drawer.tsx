@@ -60,6 +60,7 @@ function SignedInEntries() {
         <StreamEntry type="incoming" label="Incoming" />
         <StreamEntry type="outgoing" label="Outgoing" />
         <StreamEntry type="error" label="Error" />
+        <NavEntry to="/stream/all" label="All" />
       </List>
     </nav>
   );

@@ -3,7 +3,7 @@ import { InfoPage } from "../features/info/info-page.tsx";
 import { LookupPage } from "../features/lookup/lookup-page.tsx";
 import { PerformPage } from "../features/perform/perform-page.tsx";
 import { SignInPage } from "../features/signin/sign-in-page.tsx";
-import { StreamPage } from "../features/streams/index.ts";
+import { AllStreamsPage, StreamPage } from "../features/streams/index.ts";
 import { Layout } from "./layout.tsx";
 import { UnknownPage } from "./unknown-page.tsx";
 
@@ -16,6 +16,7 @@ export const routes: RouteObject[] = [
       { path: "/signin", element: <SignInPage /> },
       { path: "/lookup", element: <LookupPage /> }, // optional ?uri=
       { path: "/stream", element: <StreamPage /> }, // no streamType: 'You should not be here'
+      { path: "/stream/all", element: <AllStreamsPage /> }, // workbench.md: the three merged
       { path: "/stream/:streamType", element: <StreamPage /> },
       { path: "/perform", element: <PerformPage /> },
       { path: "*", element: <UnknownPage /> }, // not in console.md: a mistyped address keeps the layout

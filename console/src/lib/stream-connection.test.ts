@@ -14,14 +14,14 @@ describe("connection tracker", () => {
     const { store, tracker } = setup();
     tracker.onConnecting();
     expect(store.getState().status).toEqual({ kind: "connecting" });
-    tracker.onOpen(-1, true);
+    tracker.onOpen(true);
     expect(store.getState().status).toEqual({ kind: "connected" });
     expect(store.getState().markers).toEqual([]);
   });
 
   it("counts down to the next attempt, and gives a fatal reason", () => {
     const { store, tracker } = setup();
-    tracker.onOpen(-1, true);
+    tracker.onOpen(true);
     tracker.onRetry(5000);
     expect(store.getState().status).toEqual({ kind: "reconnecting", retryAt: 1_005_000 });
     tracker.onFatal("status 503");
@@ -30,31 +30,31 @@ describe("connection tracker", () => {
 
   it("after a reconnect with ids, counts the replayed burst and not the live messages after it", () => {
     const { store, tracker, advance } = setup();
-    tracker.onOpen(-1, true);
+    tracker.onOpen(true);
     tracker.onMessage(); // live, before any reconnect: not counted anywhere
     tracker.onRetry(5000);
     advance(5000);
-    tracker.onOpen(0, true);
+    tracker.onOpen(true);
     tracker.onMessage();
     tracker.onMessage();
     advance(REPLAY_QUIET_MS + 1);
     tracker.onMessage(); // live again
     expect(store.getState().markers).toEqual([
-      { kind: "replayed", key: "marker-0", afterSeq: 0, count: 2 },
+      { kind: "replayed", key: "marker-0", at: 1_005_000, count: 2 },
     ]);
   });
 
   it("after a reconnect without ids, marks a gap from the first failure to the reconnect", () => {
     const { store, tracker, advance } = setup();
-    tracker.onOpen(-1, false);
+    tracker.onOpen(false);
     advance(1000);
     tracker.onRetry(5000);
     advance(5000);
     tracker.onRetry(5000); // the server is still away: the gap starts at the first failure
     advance(5000);
-    tracker.onOpen(4, false);
+    tracker.onOpen(false);
     expect(store.getState().markers).toEqual([
-      { kind: "gap", key: "marker-0", afterSeq: 4, from: 1_001_000, to: 1_011_000 },
+      { kind: "gap", key: "marker-0", at: 1_011_000, from: 1_001_000, to: 1_011_000 },
     ]);
     tracker.clearMarkers();
     expect(store.getState().markers).toEqual([]);

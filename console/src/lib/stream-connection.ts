@@ -13,9 +13,10 @@ export type ConnectionStatus =
   | { kind: "reconnecting"; retryAt: number }
   | { kind: "disconnected"; reason: string };
 
+/** `at`: when the stream reconnected; the marker sits before the messages received from then. */
 export type StreamMarker =
-  | { kind: "replayed"; key: string; afterSeq: number; count: number }
-  | { kind: "gap"; key: string; afterSeq: number; from: number; to: number };
+  | { kind: "replayed"; key: string; at: number; count: number }
+  | { kind: "gap"; key: string; at: number; from: number; to: number };
 
 export type ConnectionState = { status: ConnectionStatus; markers: readonly StreamMarker[] };
 
@@ -25,7 +26,7 @@ export const REPLAY_QUIET_MS = 500;
 
 export type ConnectionTracker = {
   onConnecting: () => void;
-  onOpen: (lastSeq: number, knowsIds: boolean) => void;
+  onOpen: (knowsIds: boolean) => void;
   /** Called for each message before it is added; counts it when it is part of a replay. */
   onMessage: () => void;
   onRetry: (delayMs: number) => void;
@@ -71,15 +72,15 @@ export function createTracker(
 
   return {
     onConnecting: () => setStatus({ kind: "connecting" }),
-    onOpen(lastSeq, knowsIds) {
+    onOpen(knowsIds) {
       const at = now();
       if (opened) {
         const key = `marker-${markerCount++}`;
         if (knowsIds) {
-          addMarker({ kind: "replayed", key, afterSeq: lastSeq, count: 0 });
+          addMarker({ kind: "replayed", key, at, count: 0 });
           replay = { key, lastAt: at };
         } else {
-          addMarker({ kind: "gap", key, afterSeq: lastSeq, from: lostAt ?? at, to: at });
+          addMarker({ kind: "gap", key, at, from: lostAt ?? at, to: at });
         }
       }
       opened = true;

@@ -54,8 +54,6 @@ type Pending =
 export type StreamStore = StoreApi<StreamState> & {
   /** Applies pending adds and resolves once storage has them (tests, the bench). */
   whenIdle: () => Promise<void>;
-  /** The seq the next added message will get (counting those not yet applied). */
-  peekNextSeq: () => number;
 };
 
 export type StreamStoreOptions = {
@@ -213,7 +211,6 @@ export function createStreamStore(options: StreamStoreOptions): StreamStore {
       applyPending();
       await writer.flush();
     },
-    peekNextSeq: () => nextSeq + pending.filter((item) => item.kind === "message").length,
   });
 }
 

@@ -28,6 +28,7 @@ export type JsonRow =
   | { kind: "group"; id: string; depth: number; label: string; open: boolean; size: number };
 
 type Container = Record<string, unknown> | unknown[];
+type FlattenOptions = { toggled: ReadonlySet<string>; collapseBelowDepth: number };
 
 // Separators that cannot collide with ordinary key text in row ids.
 const KEY_SEP = "\u0000";
@@ -46,10 +47,19 @@ function resolveOpen(id: string, openByDefault: boolean, toggled: ReadonlySet<st
   return toggled.has(id) ? !openByDefault : openByDefault;
 }
 
-export function flattenJson(data: unknown, toggled: ReadonlySet<string>): JsonRow[] {
+/**
+ * `collapseBelowDepth`: branches at this depth or deeper start collapsed (1 shows the top-level
+ * keys and their children, with deeper branches closed until clicked).
+ */
+export function flattenJson(
+  data: unknown,
+  toggled: ReadonlySet<string>,
+  collapseBelowDepth = Infinity,
+): JsonRow[] {
   const rows: JsonRow[] = [];
+  const options = { toggled, collapseBelowDepth };
   if (isContainer(data) && sizeOf(data) > 0) {
-    pushChildren(rows, data, "", 0, toggled);
+    pushChildren(rows, data, "", 0, options);
   } else {
     rows.push({ kind: "leaf", id: "", depth: 0, label: null, value: data });
   }
@@ -62,16 +72,17 @@ function pushEntry(
   value: unknown,
   id: string,
   depth: number,
-  toggled: ReadonlySet<string>,
+  options: FlattenOptions,
 ): void {
   if (!isContainer(value) || sizeOf(value) === 0) {
     rows.push({ kind: "leaf", id, depth, label, value });
     return;
   }
-  const open = resolveOpen(id, !COLLAPSED_KEYS.has(label), toggled);
+  const openByDefault = !COLLAPSED_KEYS.has(label) && depth < options.collapseBelowDepth;
+  const open = resolveOpen(id, openByDefault, options.toggled);
   const isArray = Array.isArray(value);
   rows.push({ kind: "branch", id, depth, label, open, isArray, size: sizeOf(value) });
-  if (open) pushChildren(rows, value, id, depth + 1, toggled);
+  if (open) pushChildren(rows, value, id, depth + 1, options);
 }
 
 function pushChildren(
@@ -79,25 +90,25 @@ function pushChildren(
   value: Container,
   parentId: string,
   depth: number,
-  toggled: ReadonlySet<string>,
+  options: FlattenOptions,
 ): void {
   if (!Array.isArray(value)) {
     for (const key of Object.keys(value).sort()) {
-      pushEntry(rows, key, value[key], parentId + KEY_SEP + key, depth, toggled);
+      pushEntry(rows, key, value[key], parentId + KEY_SEP + key, depth, options);
     }
     return;
   }
   if (value.length <= ARRAY_GROUP_SIZE) {
-    pushItems(rows, value, 0, value.length, parentId, depth, toggled);
+    pushItems(rows, value, 0, value.length, parentId, depth, options);
     return;
   }
   for (let start = 0; start < value.length; start += ARRAY_GROUP_SIZE) {
     const end = Math.min(start + ARRAY_GROUP_SIZE, value.length);
     const id = parentId + GROUP_SEP + start;
-    const open = resolveOpen(id, false, toggled);
+    const open = resolveOpen(id, false, options.toggled);
     const label = `[${start}…${end - 1}]`;
     rows.push({ kind: "group", id, depth, label, open, size: end - start });
-    if (open) pushItems(rows, value, start, end, parentId, depth + 1, toggled);
+    if (open) pushItems(rows, value, start, end, parentId, depth + 1, options);
   }
 }
 
@@ -108,9 +119,9 @@ function pushItems(
   end: number,
   parentId: string,
   depth: number,
-  toggled: ReadonlySet<string>,
+  options: FlattenOptions,
 ): void {
   for (let index = start; index < end; index++) {
-    pushEntry(rows, String(index), value[index], parentId + KEY_SEP + index, depth, toggled);
+    pushEntry(rows, String(index), value[index], parentId + KEY_SEP + index, depth, options);
   }
 }

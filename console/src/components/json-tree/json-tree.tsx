@@ -16,12 +16,21 @@ export const VIRTUALIZE_AFTER_ROWS = 200;
 const ROW_ESTIMATE_PX = 21;
 const EMPTY_TOGGLES: ReadonlySet<string> = new Set();
 
-export function JsonTree({ data }: { data: unknown }) {
+type JsonTreeProps = {
+  data: unknown;
+  /** Branches at this depth or deeper start collapsed; a click still expands them. */
+  collapseBelowDepth?: number;
+};
+
+export function JsonTree({ data, collapseBelowDepth }: JsonTreeProps) {
   const [toggles, setToggles] = useState({ data, toggled: EMPTY_TOGGLES });
   // A new document starts from the default collapse state, not the previous document's clicks.
   if (toggles.data !== data) setToggles({ data, toggled: EMPTY_TOGGLES });
   const toggled = toggles.data === data ? toggles.toggled : EMPTY_TOGGLES;
-  const rows = useMemo(() => flattenJson(data, toggled), [data, toggled]);
+  const rows = useMemo(
+    () => flattenJson(data, toggled, collapseBelowDepth),
+    [data, toggled, collapseBelowDepth],
+  );
   const navigate = useNavigate();
   const onToggle = useCallback((id: string) => {
     setToggles((previous) => {

@@ -58,11 +58,7 @@ export function useStreamConnections(): void {
               sawId = true;
               store.getState().markPosition(id);
             },
-            onOpen: () =>
-              tracker.onOpen(
-                store.peekNextSeq() - 1,
-                sawId || store.getState().lastEventId !== null,
-              ),
+            onOpen: () => tracker.onOpen(sawId || store.getState().lastEventId !== null),
             onRetry: (delayMs) => tracker.onRetry(delayMs),
             onFatal: (reason) => tracker.onFatal(reason),
           }),
