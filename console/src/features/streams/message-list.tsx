@@ -55,7 +55,8 @@ export function MessageList({ rows, compact, showStream, knownActors }: MessageL
           : MESSAGE_ESTIMATE_PX,
     getItemKey: (index) => rowAt(index).key,
     gap: GAP_PX,
-    overscan: 1,
+    // Two beyond the screen: scrolling by one tall message finds the next already mounted.
+    overscan: 2,
     scrollMargin,
     measureElement: measureWithFallback,
     // Measuring newly mounted items re-renders once per batch instead of once per item.
