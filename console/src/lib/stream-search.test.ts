@@ -76,3 +76,28 @@ describe("createQueryAnswers", () => {
     expect(answers.filter(many, 0)).toBeNull();
   });
 });
+
+describe("narrowing", () => {
+  const many = Array.from({ length: 1_000 }, (_, i) => message({ n: `entry-${i}` }));
+
+  it("answers a longer text from the shorter one's misses, with the same results as afresh", async () => {
+    const first = createQueryAnswers({ text: "entry-9", activityType: "" });
+    await first.fill(many, new AbortController().signal);
+    const longer = createQueryAnswers({ text: "entry-99", activityType: "" }, first);
+    // 889 of 1,000 did not contain "entry-9": only the 111 that did are left to answer.
+    expect(longer.filter(many, 111)).toEqual(
+      createQueryAnswers({ text: "entry-99", activityType: "" }).filter(many, 1_000),
+    );
+  });
+
+  it("does not narrow when the text is not an extension or the type differs", async () => {
+    const first = createQueryAnswers({ text: "entry-9", activityType: "" });
+    await first.fill(many, new AbortController().signal);
+    expect(
+      createQueryAnswers({ text: "entry-1", activityType: "" }, first).filter(many, 111),
+    ).toBeNull();
+    expect(
+      createQueryAnswers({ text: "entry-99", activityType: "Note" }, first).filter(many, 111),
+    ).toBeNull();
+  });
+});

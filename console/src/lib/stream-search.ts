@@ -41,27 +41,43 @@ export function matchesQuery(message: StreamMessage, query: MessageQuery): boole
 
 /**
  * The answers of one query, remembered per message. `filter` answers from memory and computes at
- * most `budget` unknown ones; `complete: false` means `fill` has work left.
+ * most `budget` unknown ones; `fill` answers the rest in slices. `narrowing`: the previous
+ * query's answers when this one can only match fewer (the same type, a longer text containing
+ * the previous one, as typing does), so what did not match then is known not to match now.
  */
-export function createQueryAnswers(query: MessageQuery) {
+export function createQueryAnswers(
+  query: MessageQuery,
+  narrowing?: QueryAnswers | null,
+): QueryAnswers {
   const answers = new WeakMap<StreamMessage, boolean>();
+  const needle = query.text.trim().toLowerCase();
+  const narrows =
+    narrowing &&
+    narrowing.query.activityType === query.activityType &&
+    needle.includes(narrowing.query.text.trim().toLowerCase())
+      ? narrowing
+      : null;
+  const known = (message: StreamMessage): boolean | undefined =>
+    answers.get(message) ?? (narrows?.knownFalse(message) ? false : undefined);
   const answer = (message: StreamMessage) => {
-    let match = answers.get(message);
+    let match = known(message);
     if (match === undefined) answers.set(message, (match = matchesQuery(message, query)));
     return match;
   };
   return {
     key: queryKey(query),
+    query,
+    knownFalse: (message: StreamMessage) => known(message) === false,
     /** The matching messages, in order, or null when more than `budget` are unanswered. */
     filter(messages: readonly StreamMessage[], budget = 500): StreamMessage[] | null {
       let unknown = 0;
       for (const message of messages) {
-        if (!answers.has(message) && ++unknown > budget) return null;
+        if (known(message) === undefined && ++unknown > budget) return null;
       }
       return messages.filter(answer);
     },
     /** Answers every message in slices of about `sliceMs`, yielding between them. */
-    async fill(messages: readonly StreamMessage[], signal: AbortSignal, sliceMs = 8) {
+    async fill(messages: readonly StreamMessage[], signal: AbortSignal, sliceMs = 12) {
       let index = 0;
       while (index < messages.length) {
         if (signal.aborted) return;
@@ -76,8 +92,27 @@ export function createQueryAnswers(query: MessageQuery) {
   };
 }
 
-export type QueryAnswers = ReturnType<typeof createQueryAnswers>;
+export type QueryAnswers = {
+  key: string;
+  query: MessageQuery;
+  knownFalse: (message: StreamMessage) => boolean;
+  filter: (messages: readonly StreamMessage[], budget?: number) => StreamMessage[] | null;
+  fill: (
+    messages: readonly StreamMessage[],
+    signal: AbortSignal,
+    sliceMs?: number,
+  ) => Promise<void>;
+};
 
+// A message-channel task runs as soon as the browser has handled input and painted, without the
+// 4 ms clamp nested timeouts get.
 function yieldToBrowser(): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, 0));
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => {
+      channel.port1.close();
+      resolve();
+    };
+    channel.port2.postMessage(null);
+  });
 }

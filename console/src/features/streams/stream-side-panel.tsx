@@ -81,7 +81,13 @@ export const StreamSidePanel = memo(function StreamSidePanel(props: SidePanelPro
           </MenuItem>
         ))}
       </TextField>
-      <Typography variant="body2" data-testid="shown-count">
+      <Typography
+        variant="body2"
+        data-testid="shown-count"
+        // Which search the count answers, and whether it is still working: the bench waits on these.
+        data-search={props.search}
+        aria-busy={props.searching}
+      >
         {props.searching ? "Searching…" : `${props.shownCount} of ${props.heldCount}`}
       </Typography>
       {props.children}

@@ -113,8 +113,12 @@ describe("stream page controls", () => {
   });
 
   it("on All, merges the streams in arrival order and labels each message", async () => {
+    // Arrival times are in milliseconds: a little apart, so the order is the arrival order.
+    const apart = () => new Promise((resolve) => setTimeout(resolve, 5));
     await add("outgoing", [{ n: "out" }]);
+    await apart();
     await add("error", [{ n: "err" }]);
+    await apart();
     await add("incoming", [{ n: "in" }]);
     renderAt("/stream/all");
     expect(summaries().map((s) => s!.split(/\d/)[0])).toEqual(["Outgoing", "Error", "Incoming"]);

@@ -21,7 +21,9 @@ export function useMessageQuery(
 ): QueryResult {
   const key = queryKey(query);
   const answersRef = useRef<QueryAnswers | null>(null);
-  if (answersRef.current?.key !== key) answersRef.current = createQueryAnswers(query);
+  if (answersRef.current?.key !== key) {
+    answersRef.current = createQueryAnswers(query, answersRef.current);
+  }
   const answers = answersRef.current;
   const [filled, markFilled] = useReducer((n: number) => n + 1, 0);
   const lastShown = useRef<readonly StreamMessage[]>(messages);
