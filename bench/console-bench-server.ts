@@ -10,6 +10,8 @@ export type BenchServer = {
   allSent: Promise<void>;
   /** How many messages the incoming stream has sent so far. */
   sentCount: () => number;
+  /** Ends the feed early (it counts as all sent). */
+  stopFeed: () => void;
   server: Server;
 };
 
@@ -63,7 +65,7 @@ function sampleMessage(n: number) {
 function serveStream(
   request: IncomingMessage,
   response: ServerResponse,
-  feed: { messageCount: number; ratePerSecond: number },
+  feed: { messageCount: number; ratePerSecond: number; stopped?: boolean },
   done: () => void,
   progress: (sent: number) => void,
 ) {
@@ -74,13 +76,14 @@ function serveStream(
   const started = Date.now();
   let sent = Number(request.headers["last-event-id"] ?? 0);
   const timer = setInterval(() => {
-    const due = Math.min(messageCount, Math.floor(((Date.now() - started) / 1000) * ratePerSecond));
+    const limit = feed.stopped ? sent : messageCount;
+    const due = Math.min(limit, Math.floor(((Date.now() - started) / 1000) * ratePerSecond));
     let chunk = "";
     for (; sent < due; sent++)
       chunk += `id: ${sent + 1}\ndata: ${JSON.stringify(sampleMessage(sent + 1))}\n\n`;
     if (chunk) response.write(chunk);
     progress(sent);
-    if (sent >= messageCount) {
+    if (sent >= limit) {
       clearInterval(timer);
       done();
     }
@@ -105,13 +108,15 @@ export async function startBenchServer(
   let streamDone!: () => void;
   const allSent = new Promise<void>((resolve) => (streamDone = resolve));
   let sent = 0;
+  const feedState: { messageCount: number; ratePerSecond: number; stopped?: boolean } = { ...feed };
   const server = createServer((request, response) => {
     const path = new URL(request.url ?? "/", "http://x").pathname;
     if (path.startsWith("/fe/account/stream/"))
-      return serveStream(request, response, feed, streamDone, (n) => (sent = n));
+      return serveStream(request, response, feedState, streamDone, (n) => (sent = n));
     void serveFile(dist, path, response);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { origin, allSent, sentCount: () => sent, server };
+  const stopFeed = () => void (feedState.stopped = true);
+  return { origin, allSent, sentCount: () => sent, stopFeed, server };
 }

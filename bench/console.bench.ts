@@ -19,7 +19,8 @@ const { values } = parseArgs({
     dist: { type: "string", default: resolve(import.meta.dirname, "../console/dist-bench") },
     messages: { type: "string", default: "10000" },
     rate: { type: "string", default: "500" },
-    more: { type: "string", default: "15000" },
+    // Enough to keep arriving through (c); the feed is stopped before the reload of (d).
+    more: { type: "string", default: "100000" },
     keys: { type: "string", default: "10000" },
   },
 });
@@ -32,7 +33,7 @@ async function main() {
     throw new Error(`${dist}/bench.html is missing: run \`npm run build\` first`);
   }
   // The feed goes on past the 10,000 held, for the searches and pauses of (c).
-  const { origin, allSent, sentCount, server } = await startBenchServer(dist, {
+  const { origin, allSent, sentCount, stopFeed, server } = await startBenchServer(dist, {
     messageCount: messageCount + Number(values.more),
     ratePerSecond,
   });
@@ -115,6 +116,7 @@ async function main() {
       console.log(`    tasks over 50 ms of CPU: ${tasks.overCpuAt.join("; ")}`);
     const streamOk = result.held >= messageCount && stored >= messageCount && tasks.overCpu === 0;
     const workbench = await timeSearchAndPause(browser, page, "number 1234");
+    stopFeed();
     await allSent;
     await page.waitForTimeout(1000);
     const reload = await timeReload(page, origin);

@@ -110,7 +110,7 @@ function setView(view: { compact: boolean; newestFirst: boolean }) {
 }
 
 // bench.html?reload=1: mount the stream page at once, as the console does after a reload.
-let reloadPaint: Promise<number> | null = null;
+let reloadPaint: ReturnType<typeof timeFirstPaintedCard> | null = null;
 if (new URLSearchParams(location.search).has("reload")) {
   reloadPaint = timeFirstPaintedCard();
   mount(

@@ -38,12 +38,12 @@ export function watchSearchKeys(): void {
   const input = document.querySelector<HTMLInputElement>("#stream-search")!;
   input.addEventListener("keydown", (event) => {
     const pressedAt = event.timeStamp;
-    // The input's value changes after keydown; read it once the key has been handled.
+    // Done when the list shows what the field holds now: a key typed before the list caught up
+    // with this one is answered by the same paint.
     setTimeout(() => {
-      const wanted = input.value;
       void paintedWhen(() => {
         const count = countElement();
-        return count.dataset.search === wanted && count.getAttribute("aria-busy") === "false";
+        return count.dataset.search === input.value && count.getAttribute("aria-busy") === "false";
       }).then((paintedAt) => keyLatencies.push(paintedAt - pressedAt));
     }, 0);
   });
@@ -57,7 +57,10 @@ export function readSearchKeys(): { latencies: number[]; shown: string } {
 export async function pauseAndResume(waiting: number) {
   const pausedAt = performance.now();
   const pauseButton = button(/^Pause$/);
-  if (!pauseButton) throw new Error(`no Pause button among ${[...document.querySelectorAll("button")].map((b) => b.textContent).join(", ")}`);
+  if (!pauseButton)
+    throw new Error(
+      `no Pause button among ${[...document.querySelectorAll("button")].map((b) => b.textContent).join(", ")}`,
+    );
   pauseButton.click();
   const pausePaint = (await paintedWhen(() => button(/^Resume$/) !== undefined)) - pausedAt;
   await paintedWhen(
@@ -73,9 +76,16 @@ export async function pauseAndResume(waiting: number) {
 }
 
 /** On a reload: when the first message card was painted, in ms since navigation started. */
-export async function timeFirstPaintedCard(): Promise<number> {
-  return paintedWhen(
+export async function timeFirstPaintedCard() {
+  const scriptMs = performance.now();
+  let hydratedMs = 0;
+  const unsubscribe = getStreamStore("incoming").subscribe((state) => {
+    if (state.hydrated && !hydratedMs) hydratedMs = performance.now();
+  });
+  const paintedMs = await paintedWhen(
     () => document.querySelector('[data-testid="stream-message"]') !== null,
     30_000,
   );
+  unsubscribe();
+  return { scriptMs, hydratedMs, paintedMs };
 }

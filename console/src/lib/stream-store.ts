@@ -13,6 +13,7 @@ import { searchTextOf } from "./stream-search.ts";
 export const STREAM_TYPES = ["incoming", "outgoing", "error"] as const;
 export type StreamType = (typeof STREAM_TYPES)[number];
 export const DEFAULT_STREAM_CAP = 10_000;
+const PREVIEW_ROWS = 200;
 
 export function isStreamType(value: unknown): value is StreamType {
   return (STREAM_TYPES as readonly unknown[]).includes(value);
@@ -175,7 +176,14 @@ export function createStreamStore(options: StreamStoreOptions): StreamStore {
     const rowsStore = await options.rows;
     let loaded: { rows: StoredRow[]; lastEventId: string | null } = { rows: [], lastEventId: null };
     try {
-      if (rowsStore) loaded = await rowsStore.load(key);
+      if (rowsStore) {
+        // The newest screenful first, shown while the rest is read (a reload paints sooner).
+        const newest = await rowsStore.loadNewest(key, PREVIEW_ROWS);
+        if (!hydrated && newest.length > 0 && store.getState().messages.length === 0) {
+          store.setState({ messages: newest.map((row) => fromRow(options.type, row)) });
+        }
+        loaded = await rowsStore.load(key);
+      }
     } catch (error) {
       console.warn(`could not read stored ${key} messages`, error);
     }
