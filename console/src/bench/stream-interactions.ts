@@ -78,14 +78,12 @@ export async function pauseAndResume(waiting: number) {
 /** On a reload: when the first message card was painted, in ms since navigation started. */
 export async function timeFirstPaintedCard() {
   const scriptMs = performance.now();
-  let hydratedMs = 0;
-  const unsubscribe = getStreamStore("incoming").subscribe((state) => {
-    if (state.hydrated && !hydratedMs) hydratedMs = performance.now();
-  });
+  const store = getStreamStore("incoming");
   const paintedMs = await paintedWhen(
     () => document.querySelector('[data-testid="stream-message"]') !== null,
     30_000,
   );
-  unsubscribe();
-  return { scriptMs, hydratedMs, paintedMs };
+  const firstCount = store.getState().messages.length;
+  await paintedWhen(() => store.getState().hydrated, 30_000);
+  return { scriptMs, paintedMs, firstCount, allReadMs: performance.now() };
 }
