@@ -101,3 +101,15 @@ describe("narrowing", () => {
     ).toBeNull();
   });
 });
+
+describe("resuming as the text grows", () => {
+  it("finds the longer text after the shorter one's first place, and matches as a fresh search", () => {
+    const messages = [message({ s: "ab-abc" }), message({ s: "abx" }), message({ s: "zzz" })];
+    const short = createQueryAnswers({ text: "ab", activityType: "" });
+    expect(short.filter(messages)).toEqual(messages.slice(0, 2));
+    const longer = createQueryAnswers({ text: "abc", activityType: "" }, short);
+    expect(longer.filter(messages, 0)).toEqual([messages[0]]);
+    expect(longer.position(messages[0]!)).toBe(searchTextOf(messages[0]!).indexOf("abc"));
+    expect(longer.position(messages[2]!)).toBe(-1);
+  });
+});

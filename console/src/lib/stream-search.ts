@@ -40,39 +40,57 @@ export function matchesQuery(message: StreamMessage, query: MessageQuery): boole
 }
 
 /**
- * The answers of one query, remembered per message. `filter` answers from memory and computes at
- * most `budget` unknown ones; `fill` answers the rest in slices. `narrowing`: the previous
- * query's answers when this one can only match fewer (the same type, a longer text containing
- * the previous one, as typing does), so what did not match then is known not to match now.
+ * The answers of one query, remembered per message as the position of the first match (-1: no
+ * match). `filter` answers from memory and computes at most `budget` unknown ones; `fill` answers
+ * the rest in slices. `narrowing`: the previous query's answers when this one can only match
+ * fewer (the same type, a text containing the previous one): what did not match then cannot match
+ * now, and when the text only grew at its end (typing), the search resumes where the shorter text
+ * was found, so each key press costs little more than the matches themselves.
  */
 export function createQueryAnswers(
   query: MessageQuery,
   narrowing?: QueryAnswers | null,
 ): QueryAnswers {
-  const answers = new WeakMap<StreamMessage, boolean>();
+  const answers = new WeakMap<StreamMessage, number>();
   const needle = query.text.trim().toLowerCase();
+  const previous = narrowing?.query.text.trim().toLowerCase() ?? "";
   const narrows =
-    narrowing &&
-    narrowing.query.activityType === query.activityType &&
-    needle.includes(narrowing.query.text.trim().toLowerCase())
+    narrowing && narrowing.query.activityType === query.activityType && needle.includes(previous)
       ? narrowing
       : null;
-  const known = (message: StreamMessage): boolean | undefined =>
-    answers.get(message) ?? (narrows?.knownFalse(message) ? false : undefined);
-  const answer = (message: StreamMessage) => {
-    let match = known(message);
-    if (match === undefined) answers.set(message, (match = matchesQuery(message, query)));
-    return match;
+  const resumes = narrows !== null && needle.startsWith(previous);
+  /** A known answer, or where to start searching (-2 - from) when it must be computed. */
+  const known = (message: StreamMessage): number => {
+    const own = answers.get(message);
+    if (own !== undefined) return own;
+    const before = narrows?.position(message);
+    if (before === undefined) return -2;
+    if (before === -1) return -1;
+    return -2 - (resumes ? before : 0);
+  };
+  const answer = (message: StreamMessage): boolean => {
+    let position = known(message);
+    if (position <= -2) {
+      const from = -2 - position;
+      const typeOk = query.activityType === "" || message.activityType === query.activityType;
+      position = !typeOk ? -1 : needle === "" ? 0 : searchTextOf(message).indexOf(needle, from);
+      answers.set(message, position);
+    }
+    return position >= 0;
   };
   return {
     key: queryKey(query),
     query,
-    knownFalse: (message: StreamMessage) => known(message) === false,
-    /** The matching messages, in order, or null when more than `budget` are unanswered. */
+    position: (message) => {
+      const position = known(message);
+      return position <= -2 ? undefined : position;
+    },
+    /** The matching messages, in order, or null when more than `budget` are costly to answer. */
     filter(messages: readonly StreamMessage[], budget = 500): StreamMessage[] | null {
       let unknown = 0;
       for (const message of messages) {
-        if (known(message) === undefined && ++unknown > budget) return null;
+        // Resuming where the shorter text was found is cheap; starting from 0 is not.
+        if (known(message) === -2 && ++unknown > budget) return null;
       }
       return messages.filter(answer);
     },
@@ -95,7 +113,8 @@ export function createQueryAnswers(
 export type QueryAnswers = {
   key: string;
   query: MessageQuery;
-  knownFalse: (message: StreamMessage) => boolean;
+  /** Where the text was first found in the message's JSON, -1 if not; undefined if not known. */
+  position: (message: StreamMessage) => number | undefined;
   filter: (messages: readonly StreamMessage[], budget?: number) => StreamMessage[] | null;
   fill: (
     messages: readonly StreamMessage[],
