@@ -5,7 +5,15 @@ import type { AddressInfo } from "node:net";
 import { readFile, stat } from "node:fs/promises";
 import { extname, join, normalize } from "node:path";
 
-export type BenchServer = { origin: string; allSent: Promise<void>; server: Server };
+export type BenchServer = {
+  origin: string;
+  allSent: Promise<void>;
+  /** How many messages the incoming stream has sent so far. */
+  sentCount: () => number;
+  /** Ends the feed early (it counts as all sent). */
+  stopFeed: () => void;
+  server: Server;
+};
 
 const TYPES: Record<string, string> = {
   ".html": "text/html; charset=utf-8",
@@ -53,12 +61,13 @@ function sampleMessage(n: number) {
   };
 }
 
-/** 200/s on /fe/account/stream/incoming (ids 1…N); the other streams stay open and quiet. */
+/** `ratePerSecond` on /fe/account/stream/incoming (ids 1…N); the other streams stay open and quiet. */
 function serveStream(
   request: IncomingMessage,
   response: ServerResponse,
-  feed: { messageCount: number; ratePerSecond: number },
+  feed: { messageCount: number; ratePerSecond: number; stopped?: boolean },
   done: () => void,
+  progress: (sent: number) => void,
 ) {
   const { messageCount, ratePerSecond } = feed;
   response.writeHead(200, { "Content-Type": "text/event-stream", "Cache-Control": "no-store" });
@@ -67,12 +76,14 @@ function serveStream(
   const started = Date.now();
   let sent = Number(request.headers["last-event-id"] ?? 0);
   const timer = setInterval(() => {
-    const due = Math.min(messageCount, Math.floor(((Date.now() - started) / 1000) * ratePerSecond));
+    const limit = feed.stopped ? sent : messageCount;
+    const due = Math.min(limit, Math.floor(((Date.now() - started) / 1000) * ratePerSecond));
     let chunk = "";
     for (; sent < due; sent++)
       chunk += `id: ${sent + 1}\ndata: ${JSON.stringify(sampleMessage(sent + 1))}\n\n`;
     if (chunk) response.write(chunk);
-    if (sent >= messageCount) {
+    progress(sent);
+    if (sent >= limit) {
       clearInterval(timer);
       done();
     }
@@ -96,12 +107,16 @@ export async function startBenchServer(
 ): Promise<BenchServer> {
   let streamDone!: () => void;
   const allSent = new Promise<void>((resolve) => (streamDone = resolve));
+  let sent = 0;
+  const feedState: { messageCount: number; ratePerSecond: number; stopped?: boolean } = { ...feed };
   const server = createServer((request, response) => {
     const path = new URL(request.url ?? "/", "http://x").pathname;
     if (path.startsWith("/fe/account/stream/"))
-      return serveStream(request, response, feed, streamDone);
+      return serveStream(request, response, feedState, streamDone, (n) => (sent = n));
     void serveFile(dist, path, response);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, allSent, server };
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const stopFeed = () => void (feedState.stopped = true);
+  return { origin, allSent, sentCount: () => sent, stopFeed, server };
 }

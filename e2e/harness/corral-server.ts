@@ -32,7 +32,8 @@ export type Corral = {
   dispose(): Promise<void>;
 };
 
-export async function startCorral(): Promise<Corral> {
+/** `upstream`: proxy mode (`--upstream`), forwarding /fe to that server instead of answering it. */
+export async function startCorral(options: { upstream?: string } = {}): Promise<Corral> {
   const dir = mkdtempSync(join(tmpdir(), "corral-e2e-"));
   const port = await findFreePort();
   const url = `http://127.0.0.1:${port}`;
@@ -44,6 +45,7 @@ export async function startCorral(): Promise<Corral> {
     if (child) throw new Error("the server is already running");
     const args = [CLI, "serve", "--port", String(port), "--host", "127.0.0.1", "--base-url", url];
     args.push("--database", databaseUrl, "--allow-private-addresses");
+    if (options.upstream) args.push("--upstream", options.upstream);
     const started = spawn(NODE, args, { cwd: REPO_ROOT, stdio: ["ignore", "pipe", "pipe"] });
     child = started;
     // Should the test worker itself be ended, the server must not outlive it.

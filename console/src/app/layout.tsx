@@ -2,6 +2,7 @@ import { useState } from "react";
 import { Outlet, useLocation } from "react-router";
 import { Box, Toolbar } from "@mui/material";
 import { ErrorBoundary } from "../components/error-boundary/index.ts";
+import { KeyboardShortcutsDialog } from "../components/keyboard-shortcuts/index.ts";
 import { useStreamConnections } from "../features/streams/index.ts";
 import { DRAWER_WIDTH, NavigationDrawer } from "./navigation-drawer.tsx";
 import { TopBar } from "./top-bar.tsx";
@@ -38,6 +39,7 @@ export function Layout() {
           <Outlet />
         </ErrorBoundary>
       </Box>
+      <KeyboardShortcutsDialog />
     </Box>
   );
 }

@@ -46,6 +46,7 @@ export const NAV_GROUPS: { title: string | null; entries: NavEntryDefinition[] }
       { to: "/stream/incoming", label: "Incoming", stream: "incoming" },
       { to: "/stream/outgoing", label: "Outgoing", stream: "outgoing" },
       { to: "/stream/error", label: "Error", stream: "error" },
+      { to: "/stream/all", label: "All" },
       { to: "/deliveries", label: "Deliveries" },
     ],
   },

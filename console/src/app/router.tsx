@@ -4,7 +4,7 @@ import { InfoPage } from "../features/info/info-page.tsx";
 import { LookupPage } from "../features/lookup/lookup-page.tsx";
 import { PerformPage } from "../features/perform/perform-page.tsx";
 import { SignInPage } from "../features/signin/sign-in-page.tsx";
-import { StreamPage } from "../features/streams/index.ts";
+import { AllStreamsPage, StreamPage } from "../features/streams/index.ts";
 import { Layout } from "./layout.tsx";
 import { RequireSignIn } from "./require-sign-in.tsx";
 import { UnknownPage } from "./unknown-page.tsx";
@@ -26,6 +26,7 @@ export const routes: RouteObject[] = [
         ),
       },
       { path: "/stream", element: <StreamPage /> }, // no streamType: 'You should not be here'
+      { path: "/stream/all", element: <AllStreamsPage /> }, // workbench.md: the three merged
       { path: "/stream/:streamType", element: <StreamPage /> },
       {
         path: "/perform",

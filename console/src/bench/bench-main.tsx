@@ -10,7 +10,14 @@ import { StreamPage, useStreamConnections } from "../features/streams/index.ts";
 import { setFeBaseUrl } from "../lib/fe-client.ts";
 import { getStreamStore } from "../lib/stream-store.ts";
 import { useUserStore } from "../lib/user-store.ts";
+import { useViewPreferences } from "../features/streams/view-preferences.ts";
 import { startLongTaskWatch } from "./long-task-watch.ts";
+import {
+  pauseAndResume,
+  readSearchKeys,
+  timeFirstPaintedCard,
+  watchSearchKeys,
+} from "./stream-interactions.ts";
 
 const container = document.getElementById("root")!;
 let root: Root | null = null;
@@ -97,7 +104,34 @@ async function countStoredRows(): Promise<number> {
   return (await rows.load("stream-storage-incoming")).rows.length;
 }
 
+function setView(view: { compact: boolean; newestFirst: boolean }) {
+  useViewPreferences.getState().setCompact(view.compact);
+  useViewPreferences.getState().setNewestFirst(view.newestFirst);
+}
+
+// bench.html?reload=1: mount the stream page at once, as the console does after a reload.
+let reloadPaint: ReturnType<typeof timeFirstPaintedCard> | null = null;
+if (new URLSearchParams(location.search).has("reload")) {
+  reloadPaint = timeFirstPaintedCard();
+  mount(
+    <MemoryRouter initialEntries={["/stream/incoming"]}>
+      <StreamBench />
+    </MemoryRouter>,
+  );
+}
+
 Object.assign(window, {
-  corralBench: { mountJsonTree, mountStreamPage, connectStreams, readStreamPage, countStoredRows },
+  corralBench: {
+    mountJsonTree,
+    mountStreamPage,
+    connectStreams,
+    readStreamPage,
+    countStoredRows,
+    setView,
+    watchSearchKeys,
+    readSearchKeys,
+    pauseAndResume,
+    reloadPaint: () => reloadPaint,
+  },
 });
 document.title = "bench ready";

@@ -24,6 +24,10 @@ export type EventStreamOptions = {
   onPosition?: (id: string) => void;
   /** Called once when the stream is given up (non-200, no body, not an event stream). */
   onFatal?: (reason: string) => void;
+  /** Called each time the server accepts the stream: the first time and after each reconnect. */
+  onOpen?: () => void;
+  /** Called when the connection failed or ended and the next attempt is `delayMs` away. */
+  onRetry?: (delayMs: number) => void;
   defaultRetryMs?: number;
   /** The fetch to use; the page's by default. */
   fetch?: typeof fetch;
@@ -56,7 +60,13 @@ export function parseFrameData(data: string): { ok: true; value: unknown } | { o
   }
 }
 
-class FatalStreamError extends Error {}
+class FatalStreamError extends Error {
+  readonly reason: string;
+  constructor(message: string, reason: string) {
+    super(message);
+    this.reason = reason;
+  }
+}
 class StreamEndedError extends Error {}
 
 export function describeOpenFailure(response: Response): string | null {
@@ -88,7 +98,10 @@ export function openEventStream(options: EventStreamOptions): EventStreamHandle 
     fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
     onopen: async (response) => {
       const failure = describeOpenFailure(response);
-      if (failure) throw new FatalStreamError(`event stream ${options.url} refused: ${failure}`);
+      if (failure) {
+        throw new FatalStreamError(`event stream ${options.url} refused: ${failure}`, failure);
+      }
+      options.onOpen?.();
     },
     onmessage: (frame: EventSourceMessage) => {
       if (frame.retry !== undefined) serverRetryMs = frame.retry;
@@ -107,7 +120,7 @@ export function openEventStream(options: EventStreamOptions): EventStreamHandle 
     onerror: (error: unknown) => {
       if (error instanceof FatalStreamError) {
         console.error(error.message);
-        options.onFatal?.(error.message);
+        options.onFatal?.(error.reason);
         throw error;
       }
       const delay = chooseRetryDelay(serverRetryMs, options.defaultRetryMs);
@@ -118,6 +131,7 @@ export function openEventStream(options: EventStreamOptions): EventStreamHandle 
           `event stream ${options.url} failed (${describeError(error)}); reconnecting in ${delay} ms`,
         );
       }
+      options.onRetry?.(delay);
       return delay;
     },
   });

@@ -2,12 +2,21 @@
 // message appends rows instead of rewriting a whole list (localStorage's ~5 MB and whole-value
 // writes cannot hold thousands of messages; see design.md "Performance built in from the start").
 
-export type StoredRow = { stream: string; seq: number; id: string | null; data: unknown };
+export type StoredRow = {
+  stream: string;
+  seq: number;
+  id: string | null;
+  data: unknown;
+  /** Added after the first release: rows stored before it have none. */
+  receivedAt?: number | null;
+};
 type MetaRow = { stream: string; lastEventId: string | null };
 
 export type StreamRowsStore = {
   /** Every row of the stream, oldest first, and the last event id remembered for it. */
   load: (stream: string) => Promise<{ rows: StoredRow[]; lastEventId: string | null }>;
+  /** The newest `count` rows, oldest first: a reload paints these before the rest is read. */
+  loadNewest: (stream: string, count: number) => Promise<StoredRow[]>;
   /**
    * One transaction: drops rows below `keepFromSeq`, appends `rows`, and remembers `lastEventId`
    * as the id to resume from (null leaves the remembered one as it is).
@@ -94,6 +103,16 @@ function createRowsStore(db: IDBDatabase): StreamRowsStore {
         >,
       );
       return { rows, lastEventId: meta?.lastEventId ?? null };
+    },
+    async loadNewest(stream, count) {
+      const store = db.transaction(ROWS, "readonly").objectStore(ROWS);
+      // One step of a backwards key cursor finds the newest seq without reading any row.
+      const cursor = await requestResult(store.openKeyCursor(rangeOf(stream), "prev"));
+      if (!cursor) return [];
+      const newest = (cursor.key as [string, number])[1];
+      return requestResult(
+        store.getAll(rangeOf(stream, newest - count + 1, newest)) as IDBRequest<StoredRow[]>,
+      );
     },
     async write(stream, rows, keepFromSeq, lastEventId) {
       const transaction = db.transaction([ROWS, META], "readwrite");

@@ -8,10 +8,12 @@ import { openStreamRowsStore, type StoredRow, type StreamRowsStore } from "./idb
 import { createStreamWriter } from "./idb-stream-writer.ts";
 import { createApplyScheduler } from "./stream-apply-scheduler.ts";
 import { createTypeCounter, readActivityType } from "./stream-activity-types.ts";
+import { searchTextOf } from "./stream-search.ts";
 
 export const STREAM_TYPES = ["incoming", "outgoing", "error"] as const;
 export type StreamType = (typeof STREAM_TYPES)[number];
 export const DEFAULT_STREAM_CAP = 10_000;
+const PREVIEW_ROWS = 200;
 
 export function isStreamType(value: unknown): value is StreamType {
   return (STREAM_TYPES as readonly unknown[]).includes(value);
@@ -22,10 +24,13 @@ export function streamStorageKey(type: StreamType): string {
 }
 
 export type StreamMessage = {
+  stream: StreamType;
   seq: number;
   id: string | null;
   data: unknown;
   activityType: string | null;
+  /** When the browser received it (ms since the epoch); null for rows stored before we kept it. */
+  receivedAt: number | null;
 };
 
 export type StreamState = {
@@ -44,7 +49,8 @@ export type StreamState = {
 };
 
 type Pending =
-  { kind: "message"; data: unknown; id: string | null } | { kind: "position"; id: string };
+  | { kind: "message"; data: unknown; id: string | null; receivedAt: number }
+  | { kind: "position"; id: string };
 
 export type StreamStore = StoreApi<StreamState> & {
   /** Applies pending adds and resolves once storage has them (tests, the bench). */
@@ -80,7 +86,7 @@ export function createStreamStore(options: StreamStoreOptions): StreamStore {
         if (seenIds.has(id)) return;
         seenIds.add(id);
       }
-      pending.push({ kind: "message", data, id });
+      pending.push({ kind: "message", data, id, receivedAt: Date.now() });
       scheduler.schedule();
     },
     markPosition: (id) => {
@@ -141,8 +147,17 @@ export function createStreamStore(options: StreamStoreOptions): StreamStore {
         writer.enqueuePosition(item.id);
         continue;
       }
-      const { data, id } = item;
-      const message = { seq: nextSeq++, id, data, activityType: readActivityType(data) };
+      const { data, id, receivedAt } = item;
+      const message: StreamMessage = {
+        stream: options.type,
+        seq: nextSeq++,
+        id,
+        data,
+        activityType: readActivityType(data),
+        receivedAt,
+      };
+      // Indexed on arrival, a few at a time, so a search never pays for 10,000 at once.
+      searchTextOf(message);
       types.add(message.activityType);
       added.push(message);
       writer.enqueue(toRow(key, message));
@@ -161,11 +176,18 @@ export function createStreamStore(options: StreamStoreOptions): StreamStore {
     const rowsStore = await options.rows;
     let loaded: { rows: StoredRow[]; lastEventId: string | null } = { rows: [], lastEventId: null };
     try {
-      if (rowsStore) loaded = await rowsStore.load(key);
+      if (rowsStore) {
+        // The newest screenful first, shown while the rest is read (a reload paints sooner).
+        const newest = await rowsStore.loadNewest(key, PREVIEW_ROWS);
+        if (!hydrated && newest.length > 0 && store.getState().messages.length === 0) {
+          store.setState({ messages: newest.map((row) => fromRow(options.type, row)) });
+        }
+        loaded = await rowsStore.load(key);
+      }
     } catch (error) {
       console.warn(`could not read stored ${key} messages`, error);
     }
-    const messages = loaded.rows.slice(-cap).map(fromRow);
+    const messages = loaded.rows.slice(-cap).map((row) => fromRow(options.type, row));
     const storedIds = new Set<string>();
     for (const message of messages) {
       if (message.id !== null) storedIds.add(message.id);
@@ -201,11 +223,19 @@ export function createStreamStore(options: StreamStoreOptions): StreamStore {
 }
 
 function toRow(stream: string, message: StreamMessage): StoredRow {
-  return { stream, seq: message.seq, id: message.id, data: message.data };
+  const { seq, id, data, receivedAt } = message;
+  return { stream, seq, id, data, receivedAt };
 }
 
-function fromRow(row: StoredRow): StreamMessage {
-  return { seq: row.seq, id: row.id, data: row.data, activityType: readActivityType(row.data) };
+function fromRow(stream: StreamType, row: StoredRow): StreamMessage {
+  return {
+    stream,
+    seq: row.seq,
+    id: row.id,
+    data: row.data,
+    activityType: readActivityType(row.data),
+    receivedAt: row.receivedAt ?? null,
+  };
 }
 
 let sharedRows: Promise<StreamRowsStore | null> | null = null;

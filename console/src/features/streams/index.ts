@@ -1,3 +1,3 @@
-export { StreamPage } from "./stream-page.tsx";
+export { AllStreamsPage, StreamPage } from "./stream-page.tsx";
 export { useStreamConnections } from "./use-stream-connections.ts";
 export { useStreamCount } from "./use-stream-count.ts";

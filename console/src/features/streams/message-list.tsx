@@ -1,13 +1,25 @@
-import { memo, useLayoutEffect, useRef, useState, type CSSProperties } from "react";
+import { useLayoutEffect, useRef, useState, type CSSProperties } from "react";
 import { useTheme } from "@mui/material/styles";
 import { measureElement, useWindowVirtualizer, type Virtualizer } from "@tanstack/react-virtual";
-import { JsonTree } from "../../components/json-tree/index.ts";
-import type { StreamMessage } from "../../lib/stream-store.ts";
+import type { ListRow } from "./list-rows.ts";
+import { MarkerLine } from "./marker-line.tsx";
+import { MessageCard } from "./message-card.tsx";
+import type { KnownActor } from "./message-summary.ts";
+import { STREAM_LABELS } from "./stream-labels.ts";
 import "./stream-page.css";
 
 // A typical activity shows about 20 rows; a close estimate means fewer cards mount, then unmount.
-const MESSAGE_ESTIMATE_PX = 420;
+const MESSAGE_ESTIMATE_PX = 460;
+const COMPACT_ESTIMATE_PX = 140;
+const MARKER_ESTIMATE_PX = 40;
 const GAP_PX = 16;
+
+type MessageListProps = {
+  rows: readonly ListRow[];
+  compact: boolean;
+  showStream: boolean;
+  knownActors: readonly KnownActor[];
+};
 
 // An element without layout (jsdom) measures 0 px; keep the estimate rather than collapse it.
 function measureWithFallback(
@@ -19,13 +31,12 @@ function measureWithFallback(
 }
 
 /**
- * Oldest first, like a log, virtualised against the page scroll: only the messages on screen
- * mount their JSON trees, so 10,000 held messages cost about what 10 do. New messages land below
- * what is being read, so the page does not jump (or re-mount trees) 200 times a second; measured
- * in Chromium, newest-first re-mounted and re-measured every visible tree on each batch and
- * dropped the page to ~9 frames/s at 200 messages/s.
+ * Virtualised against the page scroll: only the rows on screen mount their JSON trees, so 10,000
+ * held messages cost about what 10 do. Oldest first by default: new messages land below what is
+ * being read, so the page does not jump (or re-mount trees) on every batch; measured in Chromium,
+ * newest-first re-mounts the visible trees on each batch, which "Compact" keeps cheap.
  */
-export function MessageList({ messages }: { messages: readonly StreamMessage[] }) {
+export function MessageList({ rows, compact, showStream, knownActors }: MessageListProps) {
   const listRef = useRef<HTMLDivElement>(null);
   const [scrollMargin, setScrollMargin] = useState(0);
   useLayoutEffect(() => {
@@ -33,13 +44,19 @@ export function MessageList({ messages }: { messages: readonly StreamMessage[] }
     setScrollMargin(top + window.scrollY);
   }, []);
   const { palette } = useTheme();
-  const messageAt = (index: number) => messages[index]!;
+  const rowAt = (index: number) => rows[index]!;
   const virtualizer = useWindowVirtualizer({
-    count: messages.length,
-    estimateSize: () => MESSAGE_ESTIMATE_PX,
-    getItemKey: (index) => messageAt(index).seq,
+    count: rows.length,
+    estimateSize: (index) =>
+      rowAt(index).kind === "marker"
+        ? MARKER_ESTIMATE_PX
+        : compact
+          ? COMPACT_ESTIMATE_PX
+          : MESSAGE_ESTIMATE_PX,
+    getItemKey: (index) => rowAt(index).key,
     gap: GAP_PX,
-    overscan: 1,
+    // Two beyond the screen: scrolling by one tall message finds the next already mounted.
+    overscan: 2,
     scrollMargin,
     measureElement: measureWithFallback,
     // Measuring newly mounted items re-renders once per batch instead of once per item.
@@ -57,30 +74,37 @@ export function MessageList({ messages }: { messages: readonly StreamMessage[] }
         } as CSSProperties
       }
     >
-      {virtualizer.getVirtualItems().map((item) => (
-        <div
-          key={item.key}
-          data-index={item.index}
-          ref={virtualizer.measureElement}
-          style={{
-            position: "absolute",
-            top: 0,
-            left: 0,
-            width: "100%",
-            transform: `translateY(${item.start - scrollMargin}px)`,
-          }}
-        >
-          <MessageCard data={messageAt(item.index).data} />
-        </div>
-      ))}
+      {virtualizer.getVirtualItems().map((item) => {
+        const row = rowAt(item.index);
+        return (
+          <div
+            key={item.key}
+            data-index={item.index}
+            ref={virtualizer.measureElement}
+            style={{
+              position: "absolute",
+              top: 0,
+              left: 0,
+              width: "100%",
+              transform: `translateY(${item.start - scrollMargin}px)`,
+            }}
+          >
+            {row.kind === "marker" ? (
+              <MarkerLine
+                marker={row.marker}
+                label={showStream ? STREAM_LABELS[row.stream] : undefined}
+              />
+            ) : (
+              <MessageCard
+                message={row.message}
+                compact={compact}
+                showStream={showStream}
+                knownActors={knownActors}
+              />
+            )}
+          </div>
+        );
+      })}
     </div>
   );
 }
-
-const MessageCard = memo(function MessageCard({ data }: { data: unknown }) {
-  return (
-    <div className="stream-message" data-testid="stream-message">
-      <JsonTree data={data} />
-    </div>
-  );
-});

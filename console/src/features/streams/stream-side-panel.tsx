@@ -1,23 +1,38 @@
-import { memo } from "react";
-import { Box, Button, MenuItem, TextField } from "@mui/material";
+import { memo, type ReactNode, type Ref } from "react";
+import {
+  Box,
+  Button,
+  CircularProgress,
+  InputAdornment,
+  MenuItem,
+  TextField,
+  Typography,
+} from "@mui/material";
 import { NO_FILTER } from "./use-type-filter.ts";
 
 type SidePanelProps = {
+  search: string;
+  onSearch: (text: string) => void;
+  searchRef: Ref<HTMLInputElement>;
+  shownCount: number;
+  heldCount: number;
+  searching: boolean;
   activityTypes: readonly string[];
   chosen: string;
   onChoose: (type: string) => void;
   onReset: () => void;
+  /** The status region and the list controls, between the filters and Reset. */
+  children: ReactNode;
 };
 
 export const SIDE_PANEL_WIDTH = 240;
 
-/** Memoised: the message list re-renders on every batch, the panel only when its props change. */
-export const StreamSidePanel = memo(function StreamSidePanel({
-  activityTypes,
-  chosen,
-  onChoose,
-  onReset,
-}: SidePanelProps) {
+/**
+ * The sticky side panel: search beside the type filter, "N of M", the list controls and Reset.
+ * Memoised: the message list re-renders on every batch, the panel only when its props change.
+ */
+export const StreamSidePanel = memo(function StreamSidePanel(props: SidePanelProps) {
+  const { activityTypes, chosen, onChoose, onReset, search, onSearch } = props;
   return (
     <Box
       component="aside"
@@ -31,9 +46,24 @@ export const StreamSidePanel = memo(function StreamSidePanel({
         gap: 2,
       }}
     >
-      <Button variant="outlined" color="warning" onClick={onReset}>
-        Reset
-      </Button>
+      <TextField
+        id="stream-search"
+        label="Search messages"
+        type="search"
+        size="small"
+        value={search}
+        onChange={(event) => onSearch(event.target.value)}
+        inputRef={props.searchRef}
+        slotProps={{
+          input: {
+            endAdornment: props.searching ? (
+              <InputAdornment position="end">
+                <CircularProgress size={16} aria-label="Searching" />
+              </InputAdornment>
+            ) : undefined,
+          },
+        }}
+      />
       <TextField
         select
         id="stream-activity-type"
@@ -51,6 +81,19 @@ export const StreamSidePanel = memo(function StreamSidePanel({
           </MenuItem>
         ))}
       </TextField>
+      <Typography
+        variant="body2"
+        data-testid="shown-count"
+        // Which search the count answers, and whether it is still working: the bench waits on these.
+        data-search={props.search}
+        aria-busy={props.searching}
+      >
+        {props.searching ? "Searching…" : `${props.shownCount} of ${props.heldCount}`}
+      </Typography>
+      {props.children}
+      <Button variant="outlined" color="warning" onClick={onReset}>
+        Reset
+      </Button>
     </Box>
   );
 });

@@ -7,6 +7,7 @@ import {
   type StreamStore,
   type StreamType,
 } from "../../lib/stream-store.ts";
+import { getConnectionTracker } from "../../lib/stream-connection.ts";
 import { useUserStore } from "../../lib/user-store.ts";
 
 export function buildStreamUrl(type: StreamType): string {
@@ -37,16 +38,29 @@ export function useStreamConnections(): void {
     const handles: EventStreamHandle[] = [];
     for (const type of STREAM_TYPES) {
       const store = getStreamStore(type);
+      const tracker = getConnectionTracker(type);
+      tracker.onConnecting();
       void waitForHydration(store).then(() => {
         if (stopped) return;
+        let sawId = false;
         handles.push(
           openEventStream({
             url: buildStreamUrl(type),
             token,
             // Resuming after the last stored id keeps a reload from replaying what we hold.
             lastEventId: store.getState().lastEventId,
-            onMessage: (message, id) => store.getState().add(message, id),
-            onPosition: (id) => store.getState().markPosition(id),
+            onMessage: (message, id) => {
+              sawId ||= id !== null;
+              tracker.onMessage();
+              store.getState().add(message, id);
+            },
+            onPosition: (id) => {
+              sawId = true;
+              store.getState().markPosition(id);
+            },
+            onOpen: () => tracker.onOpen(sawId || store.getState().lastEventId !== null),
+            onRetry: (delayMs) => tracker.onRetry(delayMs),
+            onFatal: (reason) => tracker.onFatal(reason),
           }),
         );
       });
@@ -54,6 +68,7 @@ export function useStreamConnections(): void {
     return () => {
       stopped = true;
       for (const handle of handles) handle.close();
+      for (const type of STREAM_TYPES) getConnectionTracker(type).onClosed();
     };
   }, [token]);
 }

@@ -1,0 +1,1 @@
+export { KeyboardShortcutsDialog, SHORTCUTS } from "./keyboard-shortcuts-dialog.tsx";

@@ -1,0 +1,145 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { act, render, screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { MemoryRouter, Route, Routes } from "react-router";
+import { getConnectionStore } from "../../lib/stream-connection.ts";
+import { getStreamStore, STREAM_TYPES, type StreamType } from "../../lib/stream-store.ts";
+import { AllStreamsPage, StreamPage } from "./stream-page.tsx";
+import { useViewPreferences, VIEW_PREFERENCES_KEY } from "./view-preferences.ts";
+
+async function resetAll() {
+  for (const type of STREAM_TYPES) {
+    const store = getStreamStore(type);
+    await store.whenIdle();
+    store.getState().reset();
+    getConnectionStore(type).setState({ markers: [], status: { kind: "idle" } });
+    await store.whenIdle();
+  }
+  act(() => useViewPreferences.setState({ compact: false, newestFirst: false }));
+}
+beforeEach(resetAll);
+afterEach(resetAll);
+
+function renderAt(path: string) {
+  return render(
+    <MemoryRouter initialEntries={[path]}>
+      <Routes>
+        <Route path="/stream/all" element={<AllStreamsPage />} />
+        <Route path="/stream/:streamType" element={<StreamPage />} />
+        <Route path="/perform" element={<p>perform page</p>} />
+      </Routes>
+    </MemoryRouter>,
+  );
+}
+
+async function add(type: StreamType, messages: unknown[]) {
+  const store = getStreamStore(type);
+  await act(async () => {
+    messages.forEach((message) => store.getState().add(message));
+    await store.whenIdle();
+  });
+}
+
+const note = (content: string, type = "Create") => ({
+  data: {
+    parsed: { activity: { type, actor: "https://m.example/users/ann", object: { content } } },
+  },
+});
+const treeTexts = () =>
+  screen.queryAllByTestId("stream-message").map((c) => c.querySelector(".json-tree")!.textContent);
+const summaries = () => screen.queryAllByTestId("message-summary").map((s) => s.textContent);
+
+describe("stream page controls", () => {
+  it("searches the message JSON ignoring case, with the type filter, and says N of M", async () => {
+    const user = userEvent.setup();
+    await add("incoming", [note("Hello world"), note("other"), note("hello again", "Like")]);
+    renderAt("/stream/incoming");
+    expect(screen.getByTestId("shown-count")).toHaveTextContent("3 of 3");
+    await user.type(screen.getByRole("searchbox", { name: "Search messages" }), "HELLO");
+    await waitFor(() => expect(screen.getByTestId("shown-count")).toHaveTextContent("2 of 3"));
+    await user.click(screen.getByRole("combobox", { name: "Select Type of Activity" }));
+    await user.click(screen.getByRole("option", { name: "Like" }));
+    expect(screen.getByTestId("shown-count")).toHaveTextContent("1 of 3");
+    expect(treeTexts()[0]).toContain("hello again");
+  });
+
+  it("shows a summary line: time, type and who", async () => {
+    await add("incoming", [note("x", "Follow")]);
+    renderAt("/stream/incoming");
+    expect(summaries()[0]).toMatch(/^\d\d:\d\d:\d\dFollow@ann@m\.example/);
+  });
+
+  it("pauses: new messages are counted as N new, and Resume lists them all", async () => {
+    const user = userEvent.setup();
+    await add("error", [{ n: 1 }]);
+    renderAt("/stream/error");
+    await user.click(screen.getByRole("button", { name: "Pause" }));
+    await add("error", [{ n: 2 }, { n: 3 }]);
+    expect(treeTexts()).toHaveLength(1);
+    await user.click(screen.getByRole("button", { name: "2 new" }));
+    expect(treeTexts()).toHaveLength(3);
+    expect(screen.getByRole("button", { name: "Pause" })).toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: /new$/ })).toBeNull();
+  });
+
+  it("answers the keys: / focuses search, Escape clears it, p toggles pause", async () => {
+    const user = userEvent.setup();
+    await add("error", [{ n: 1 }]);
+    renderAt("/stream/error");
+    const search = screen.getByRole("searchbox", { name: "Search messages" });
+    await user.keyboard("/");
+    expect(search).toHaveFocus();
+    await user.keyboard("zzz");
+    expect(search).toHaveValue("zzz");
+    await user.keyboard("{Escape}");
+    expect(search).toHaveValue("");
+    search.blur();
+    await user.keyboard("p");
+    expect(screen.getByRole("button", { name: "Resume" })).toBeInTheDocument();
+    await user.keyboard("p");
+    expect(screen.getByRole("button", { name: "Pause" })).toBeInTheDocument();
+  });
+
+  it("remembers Newest first and Compact", async () => {
+    const user = userEvent.setup();
+    await add("error", [{ n: "first", nested: { deep: 1 } }, { n: "second" }]);
+    renderAt("/stream/error");
+    await user.click(screen.getByRole("switch", { name: "Newest first" }));
+    expect(treeTexts()[0]).toContain("second");
+    await user.click(screen.getByRole("switch", { name: "Compact" }));
+    expect(JSON.parse(localStorage.getItem(VIEW_PREFERENCES_KEY)!)).toMatchObject({
+      state: { compact: true, newestFirst: true },
+    });
+  });
+
+  it("on All, merges the streams in arrival order and labels each message", async () => {
+    // Arrival times are in milliseconds: a little apart, so the order is the arrival order.
+    const apart = () => new Promise((resolve) => setTimeout(resolve, 5));
+    await add("outgoing", [{ n: "out" }]);
+    await apart();
+    await add("error", [{ n: "err" }]);
+    await apart();
+    await add("incoming", [{ n: "in" }]);
+    renderAt("/stream/all");
+    expect(summaries().map((s) => s!.split(/\d/)[0])).toEqual(["Outgoing", "Error", "Incoming"]);
+    expect(screen.getByTestId("shown-count")).toHaveTextContent("3 of 3");
+  });
+
+  it("links a message with a trigger id to its call, and shows reconnect markers", async () => {
+    const user = userEvent.setup();
+    await add("outgoing", [{ trigger_id: "abc 1" }]);
+    renderAt("/stream/outgoing");
+    act(() =>
+      getConnectionStore("outgoing").setState({
+        markers: [{ kind: "replayed", key: "m", at: Date.now() + 1000, count: 3 }],
+      }),
+    );
+    expect(screen.getByTestId("stream-marker")).toHaveTextContent(
+      "Reconnected: 3 missed messages replayed",
+    );
+    await user.click(
+      within(screen.getByTestId("stream-message")).getByRole("link", { name: "Show call" }),
+    );
+    expect(screen.getByText("perform page")).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,104 @@
+import { useCallback, useMemo, useRef, useState } from "react";
+import { Alert, Box, Typography } from "@mui/material";
+import { getConnectionTracker } from "../../lib/stream-connection.ts";
+import { getStreamStore, STREAM_TYPES } from "../../lib/stream-store.ts";
+import { useUserStore } from "../../lib/user-store.ts";
+import { ConnectionStatusRegion } from "./connection-status.tsx";
+import {
+  downloadFile,
+  exportContent,
+  exportFileName,
+  type ExportFormat,
+} from "./export-messages.ts";
+import { buildRows } from "./list-rows.ts";
+import { MessageList } from "./message-list.tsx";
+import { StreamControls } from "./stream-controls.tsx";
+import { StreamSidePanel } from "./stream-side-panel.tsx";
+import { useLiveMessages, type StreamSource } from "./use-live-messages.ts";
+import { useMessageQuery } from "./use-message-query.ts";
+import { usePause } from "./use-pause.ts";
+import { useStreamShortcuts } from "./use-stream-shortcuts.ts";
+import { useTypeFilter } from "./use-type-filter.ts";
+import { useViewPreferences } from "./view-preferences.ts";
+
+/** One stream, or "all" of them merged: list, search, filter, pause, export, reset. */
+export function StreamView({ source }: { source: StreamSource }) {
+  const live = useLiveMessages(source);
+  const { chosen, setChosen } = useTypeFilter(live.activityTypes);
+  const [search, setSearch] = useState("");
+  const pause = usePause(live.messages);
+  const query = useMemo(() => ({ text: search, activityType: chosen }), [search, chosen]);
+  const { shown, searching } = useMessageQuery(pause.listed, query);
+  const { compact, newestFirst } = useViewPreferences();
+  const rows = useMemo(
+    () => buildRows(shown, live.markers, newestFirst),
+    [shown, live.markers, newestFirst],
+  );
+  const knownActors = useUserStore((state) => state.actors);
+  const searchRef = useRef<HTMLInputElement>(null);
+
+  const reset = useCallback(() => {
+    for (const type of source === "all" ? STREAM_TYPES : [source]) {
+      getStreamStore(type).getState().reset();
+      getConnectionTracker(type).clearMarkers();
+    }
+  }, [source]);
+  const shownRef = useRef(shown);
+  shownRef.current = shown;
+  const onExport = useCallback(
+    (format: ExportFormat) =>
+      downloadFile(
+        exportFileName(source, format, new Date()),
+        exportContent(shownRef.current, format),
+        format,
+      ),
+    [source],
+  );
+  useStreamShortcuts({
+    focusSearch: () => searchRef.current?.focus(),
+    togglePause: pause.toggle,
+    clearSearch: () => setSearch(""),
+  });
+
+  return (
+    <Box sx={{ display: "flex", gap: 2, alignItems: "flex-start" }}>
+      <Box sx={{ flexGrow: 1, minWidth: 0 }}>
+        {live.storageNote && (
+          <Alert severity="warning" sx={{ mb: 2 }}>
+            {live.storageNote}
+          </Alert>
+        )}
+        {rows.length === 0 ? (
+          <Typography>Nothing to display</Typography>
+        ) : (
+          <MessageList
+            rows={rows}
+            compact={compact}
+            showStream={source === "all"}
+            knownActors={knownActors}
+          />
+        )}
+      </Box>
+      <StreamSidePanel
+        search={search}
+        onSearch={setSearch}
+        searchRef={searchRef}
+        shownCount={shown.length}
+        heldCount={live.messages.length}
+        searching={searching}
+        activityTypes={live.activityTypes}
+        chosen={chosen}
+        onChoose={setChosen}
+        onReset={reset}
+      >
+        <ConnectionStatusRegion source={source} />
+        <StreamControls
+          paused={pause.paused}
+          newCount={pause.newCount}
+          onTogglePause={pause.toggle}
+          onExport={onExport}
+        />
+      </StreamSidePanel>
+    </Box>
+  );
+}

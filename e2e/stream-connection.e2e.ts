@@ -1,0 +1,91 @@
+import { expect, test } from "./harness/fixtures.ts";
+import { badgeCount, eventually, openFromDrawer, signIn } from "./harness/console-ui.ts";
+import { startCorral } from "./harness/corral-server.ts";
+import { signInApi } from "./harness/fe-api.ts";
+import { startUpstreamWithoutIds } from "./harness/upstream-without-ids.ts";
+
+// workbench.md "Streams", Connection: the status region, and the marker a reconnect leaves.
+
+const status = (page: import("playwright-core").Page) =>
+  page.getByRole("status", { name: "Connection" }).innerText();
+
+test("a stopped server shows Reconnecting in N s counting down; after the restart the missed messages are replayed and counted", async ({
+  page,
+  account,
+  corral,
+}) => {
+  const api = await signInApi(corral.url, account.name, account.password);
+  const actor = (await api.createActor("restart")).id;
+  await signIn(page, account);
+  await openFromDrawer(page, "Error");
+  await eventually(() => status(page)).toBe("Connected");
+  await api.trigger("before_stop", { actor });
+  await eventually(() => badgeCount(page, "Error")).toBe(1);
+
+  // Held back until the missed messages exist, so the reconnect that follows has them to replay.
+  let holdBack = true;
+  await page.route("**/fe/account/stream/error", (route) =>
+    holdBack ? route.abort("connectionrefused") : route.continue(),
+  );
+  await corral.stop();
+  await eventually(() => status(page)).toMatch(/^Reconnecting in [1-5] s$/);
+  const first = Number(/(\d) s/.exec(await status(page))![1]);
+  await eventually(async () => Number(/(\d) s/.exec(await status(page))?.[1] ?? 99)).toBeLessThan(
+    first,
+  );
+  await corral.start();
+  await api.trigger("while_away_1", { actor });
+  await api.trigger("while_away_2", { actor });
+  holdBack = false;
+
+  await eventually(() => status(page), 20_000).toBe("Connected");
+  await eventually(() => page.getByTestId("stream-marker").innerText()).toBe(
+    "Reconnected: 2 missed messages replayed",
+  );
+  await eventually(() => badgeCount(page, "Error")).toBe(3);
+  // The marker sits between the message from before and the two replayed ones.
+  const order = await page
+    .locator('[data-testid="stream-message"], [data-testid="stream-marker"]')
+    .evaluateAll((nodes) => nodes.map((node) => node.getAttribute("data-testid")));
+  expect(order).toEqual(["stream-message", "stream-marker", "stream-message", "stream-message"]);
+});
+
+test("a stream the server refuses shows Disconnected with the reason", async ({
+  page,
+  account,
+}) => {
+  await page.route("**/fe/account/stream/error", (route) =>
+    route.fulfill({ status: 503, body: "busy" }),
+  );
+  await signIn(page, account);
+  await openFromDrawer(page, "Error");
+  await eventually(() => status(page)).toBe("Disconnected: status 503");
+  await openFromDrawer(page, "Incoming");
+  await eventually(() => status(page)).toBe("Connected");
+});
+
+test("in proxy mode before a stream without ids, a reconnect shows the Gap marker", async ({
+  browser,
+}) => {
+  const upstream = await startUpstreamWithoutIds("proxied");
+  const proxy = await startCorral({ upstream: upstream.url });
+  const context = await browser.newContext({ baseURL: proxy.url });
+  try {
+    const page = await context.newPage();
+    await signIn(page, { name: "proxied", password: "anything" });
+    await openFromDrawer(page, "Error");
+    await page.getByText('"upstream_error_1"').waitFor();
+    await eventually(() => upstream.errorStreams, 15_000).toBe(2);
+    const marker = page.getByTestId("stream-marker");
+    await eventually(() => marker.innerText()).toMatch(
+      /^Gap: messages may be missing between \d\d:\d\d:\d\d and \d\d:\d\d:\d\d$/,
+    );
+    await page.getByText('"upstream_error_2"').waitFor();
+    expect(await badgeCount(page, "Error")).toBe(2);
+    expect(await status(page)).toBe("Connected");
+  } finally {
+    await context.close();
+    await proxy.dispose();
+    await upstream.close();
+  }
+});
