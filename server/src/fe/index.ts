@@ -10,6 +10,7 @@ import { requireAccount, type FeEnv } from "./auth.ts";
 import { sendDetail } from "./errors.ts";
 import { createStreamRoutes } from "./streams.ts";
 import { createSignInRoutes } from "./signin.ts";
+import { createTriggerRoutes } from "./triggers.ts";
 
 export function createFeApp(services: Services, options: { throttle?: SignInThrottle } = {}) {
   const fe = new Hono<FeEnv>();
@@ -25,6 +26,7 @@ export function createFeApp(services: Services, options: { throttle?: SignInThro
   fe.route("/", createAccountRoutes(services));
   fe.route("/", createActorRoutes(services));
   fe.route("/", createStreamRoutes(services));
+  fe.route("/", createTriggerRoutes(services));
   fe.notFound((c) => sendDetail(c, 404, "Not Found"));
   return fe;
 }
