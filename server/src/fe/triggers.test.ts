@@ -71,6 +71,8 @@ describe("a trigger's record", () => {
     await expect
       .poll(async () => (await record(token, id)).deliveries.map((d: Record_) => d.attempts))
       .toEqual([1, 1, 1]);
+    // Error events follow their attempt's outcome: wait for both.
+    await expect.poll(async () => (await record(token, id)).events.length).toBe(3);
     const first = await record(token, id);
     expect(first).toMatchObject({
       id,
