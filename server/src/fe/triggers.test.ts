@@ -14,6 +14,9 @@ import {
   type CaptureServer,
 } from "../../test/federation/servers.ts";
 
+// Outcomes land a moment after the remote answers; PostgreSQL takes longer than SQLite.
+const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 10_000 });
+
 // A trigger's record against real second servers: one answering 200, one 500 (until it is
 // fixed), one whose inbox is on a port nothing listens on.
 
@@ -67,12 +70,12 @@ describe("a trigger's record", () => {
     const id = response.headers.get("Corral-Trigger-Id")!;
     expect(id).toMatch(/^[0-9a-f-]{36}$/);
 
-    await expect.poll(async () => (await record(token, id)).deliveries.length).toBe(3);
-    await expect
-      .poll(async () => (await record(token, id)).deliveries.map((d: Record_) => d.attempts))
-      .toEqual([1, 1, 1]);
+    await poll(async () => (await record(token, id)).deliveries.length).toBe(3);
+    await poll(async () =>
+      (await record(token, id)).deliveries.map((d: Record_) => d.attempts),
+    ).toEqual([1, 1, 1]);
     // Error events follow their attempt's outcome: wait for both.
-    await expect.poll(async () => (await record(token, id)).events.length).toBe(3);
+    await poll(async () => (await record(token, id)).events.length).toBe(3);
     const first = await record(token, id);
     expect(first).toMatchObject({
       id,
@@ -115,9 +118,9 @@ describe("a trigger's record", () => {
       body: { inbox: `${bad.url}/inbox` },
     });
     expect(again.status).toBe(202);
-    await expect
-      .poll(async () => byInbox(await record(token, id), `${bad.url}/inbox`).state)
-      .toBe("delivered");
+    await poll(async () => byInbox(await record(token, id), `${bad.url}/inbox`).state).toBe(
+      "delivered",
+    );
     const second = await record(token, id);
     expect(byInbox(second, `${bad.url}/inbox`)).toMatchObject({ status: 200, attempts: 2 });
     expect(byInbox(second, deadInbox)).toMatchObject({ state: "retrying", attempts: 1 });
@@ -126,7 +129,7 @@ describe("a trigger's record", () => {
     expect((await fe(server!, token, `/actor/triggers/${id}/redeliver`, { body: {} })).status).toBe(
       202,
     );
-    await expect.poll(async () => byInbox(await record(token, id), deadInbox).attempts).toBe(2);
+    await poll(async () => byInbox(await record(token, id), deadInbox).attempts).toBe(2);
     expect(ok.requests.filter((r) => r.method === "POST")).toHaveLength(1);
     expect(bad.requests.filter((r) => r.method === "POST")).toHaveLength(2);
 
@@ -145,7 +148,7 @@ describe("a trigger's record", () => {
     });
     expect(response.status).toBe(202);
     const id = response.headers.get("Corral-Trigger-Id")!;
-    await expect.poll(async () => (await record(token, id)).state).toBe("failed");
+    await poll(async () => (await record(token, id)).state).toBe("failed");
     const rec = await record(token, id);
     expect(rec.error).toMatch(/unknown method "frobnicate"/);
     expect(rec.deliveries).toEqual([]);
