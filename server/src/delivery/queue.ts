@@ -49,7 +49,9 @@ const BUS_NAME = "deliveries";
 export async function queueDeliveries(tx: Db, job: DeliveryJob): Promise<void> {
   const now = Date.now();
   const rows: NewDelivery[] = [];
-  const base = { ...job, triggerId: job.triggerId ?? null };
+  // A trigger's error events take its body from the trigger: not stored once per recipient.
+  const triggerId = job.triggerId ?? null;
+  const base = { ...job, triggerId, original: triggerId === null ? job.original : "" };
   for (const inbox of job.inboxes) {
     const host = hostOf(inbox);
     const known = await ensureHost(tx, job.accountId, host);

@@ -21,13 +21,16 @@ export async function reportError(
   extra: Record<string, unknown> = {},
   triggerId: string | null = null,
 ): Promise<void> {
-  const event: ErrorEvent = {
+  const event: Partial<ErrorEvent> = {
     message: lines,
     routing_key: routingKey,
     original_message_body: typeof original === "string" ? original : JSON.stringify(original),
     ...extra,
     trigger_id: triggerId,
   };
+  // A trigger's body is stored once, with the trigger: its error events (one per recipient and
+  // attempt) leave it out, and reading fills it back in (trigger-bodies.ts).
+  if (triggerId !== null) delete event.original_message_body;
   try {
     const seq = await services.events.append(accountId, "error", event);
     if (triggerId !== null) await linkEvent(services.db, triggerId, "error", seq);

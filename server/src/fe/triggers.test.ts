@@ -106,6 +106,19 @@ describe("a trigger's record", () => {
     const errors = await readEvents(server!.services, accountId, "error");
     expect(outgoing.map((e) => e.trigger_id)).toEqual([id]);
     expect(errors.map((e) => e.trigger_id)).toEqual([id, id]);
+    // The body is stored once, with the trigger, and read back into every error event.
+    const sent = {
+      actor: actor.id,
+      data: { type: "Note", content: "hi", to: [ok.actorId, bad.actorId, dead.actorId] },
+    };
+    for (const error of errors) expect(JSON.parse(error.original_message_body)).toEqual(sent);
+    const stored = await server!.services.db.all<{ data: string }>(
+      `SELECT data FROM events WHERE stream = 'error'`,
+    );
+    expect(stored.filter((row) => row.data.includes("original_message_body"))).toEqual([]);
+    expect(await server!.services.db.all(`SELECT DISTINCT original FROM deliveries`)).toEqual([
+      { original: "" },
+    ]);
     expect(first.events).toEqual([
       { stream: "outgoing", id: 1 },
       { stream: "error", id: 1 },

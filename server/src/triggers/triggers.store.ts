@@ -108,3 +108,17 @@ export async function listTriggerEvents(
   );
   return rows.map((r) => ({ stream: r.stream, id: Number(r.seq) }));
 }
+
+/** The stored bodies of the triggers named (those that still exist). */
+export async function findTriggerBodies(db: Db, ids: string[]): Promise<Map<string, string>> {
+  const bodies = new Map<string, string>();
+  for (let i = 0; i < ids.length; i += 500) {
+    const chunk = ids.slice(i, i + 500);
+    const rows = await db.all<{ id: string; body: string }>(
+      `SELECT id, body FROM triggers WHERE id IN (${chunk.map(() => "?").join(", ")})`,
+      chunk,
+    );
+    for (const row of rows) bodies.set(row.id, row.body);
+  }
+  return bodies;
+}
