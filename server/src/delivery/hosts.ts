@@ -15,30 +15,13 @@ import {
   type HostRow,
 } from "./hosts.store.ts";
 import { announceDeliveries } from "./queue.ts";
+import type { HostHealth } from "./host-health.ts";
+
+export type { HostHealth };
 
 // Delivery health per remote host (server.md section 8): what GET /fe/account/hosts shows, and
 // the operator's stop, resume and "retry now". State: stopped while held; else failing when the
 // latest attempt failed; else ok.
-
-export interface HostHealth {
-  host: string;
-  state: "ok" | "failing" | "stopped";
-  lastSuccessAt: string | null;
-  lastFailureAt: string | null;
-  failures7d: number;
-  queued: number;
-  failed: Array<{
-    inbox: string;
-    status: number | null;
-    attempts: number;
-    lastError: string | null;
-    triggerId: string | null;
-  }>;
-  /** Corral's addition beside the spec's fields: failed attempts per day, oldest of 7 first. */
-  failuresByDay: number[];
-  /** When the current run of failures began (the circuit breaker opens after 7 days). */
-  failingSince: string | null;
-}
 
 const FAILED_PER_HOST = 100;
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());

@@ -2,28 +2,12 @@ import type { Services } from "../services.ts";
 import { listTriggerDeliveries, redeliverTrigger } from "../delivery/delivery-records.store.ts";
 import { announceDeliveries } from "../delivery/queue.ts";
 import { findTrigger, listTriggerEvents } from "./triggers.store.ts";
+import type { TriggerRecord } from "./trigger-record.ts";
+
+export type { TriggerRecord };
 
 // GET /fe/actor/triggers/{id}, as server.md section 8 shapes it: the trigger's state, one entry
 // per recipient with what its delivery came to, and the events it caused.
-
-export interface TriggerRecord {
-  id: string;
-  method: string;
-  actor: string;
-  receivedAt: string;
-  state: "queued" | "running" | "done" | "failed";
-  error: string | null;
-  deliveries: Array<{
-    inbox: string;
-    state: "queued" | "delivered" | "retrying" | "failed" | "refused" | "stopped";
-    status: number | null;
-    attempts: number;
-    lastError: string | null;
-    nextAttemptAt: string | null;
-    deliveredAt: string | null;
-  }>;
-  events: Array<{ stream: string; id: number }>;
-}
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
