@@ -51,30 +51,41 @@ export async function listHostRows(db: Db, accountId: number): Promise<HostRow[]
   return rows.map(toRow);
 }
 
-/** Records one attempt's result for the host (and its day), in the outcome's transaction. */
-export async function noteHostAttempt(
+/**
+ * A success, in the outcome's transaction. Busy hosts succeed many times a second: the row is
+ * written only when it changes state or its time is a second old, so parallel outcomes for one
+ * host rarely contend for it.
+ */
+export async function noteHostSuccess(
   tx: Db,
   accountId: number,
   host: string,
-  ok: boolean,
+  now: number,
+): Promise<void> {
+  await tx.run(
+    `UPDATE hosts SET last_success_at = ?, failing_since = NULL
+     WHERE account_id = ? AND host = ?
+       AND (failing_since IS NOT NULL OR last_success_at IS NULL OR last_success_at < ?)`,
+    [now, accountId, host, now - 1000],
+  );
+}
+
+/** A failed attempt, in the outcome's transaction: the host's row as it now stands. */
+export async function noteHostFailure(
+  tx: Db,
+  accountId: number,
+  host: string,
   now: number,
 ): Promise<HostRow> {
   await ensureHost(tx, accountId, host);
-  if (ok)
-    await tx.run(
-      `UPDATE hosts SET last_success_at = ?, failing_since = NULL WHERE account_id = ? AND host = ?`,
-      [now, accountId, host],
-    );
-  else
-    await tx.run(
-      `UPDATE hosts SET last_failure_at = ?, failing_since = COALESCE(failing_since, ?) WHERE account_id = ? AND host = ?`,
-      [now, now, accountId, host],
-    );
   await tx.run(
-    `INSERT INTO host_days (account_id, host, day, failures, successes) VALUES (?, ?, ?, ?, ?)
-     ON CONFLICT (account_id, host, day) DO UPDATE SET
-       failures = host_days.failures + excluded.failures, successes = host_days.successes + excluded.successes`,
-    [accountId, host, Math.floor(now / DAY_MS), ok ? 0 : 1, ok ? 1 : 0],
+    `UPDATE hosts SET last_failure_at = ?, failing_since = COALESCE(failing_since, ?) WHERE account_id = ? AND host = ?`,
+    [now, now, accountId, host],
+  );
+  await tx.run(
+    `INSERT INTO host_days (account_id, host, day, failures) VALUES (?, ?, ?, 1)
+     ON CONFLICT (account_id, host, day) DO UPDATE SET failures = host_days.failures + 1`,
+    [accountId, host, Math.floor(now / DAY_MS)],
   );
   return (await findHost(tx, accountId, host))!;
 }

@@ -2,7 +2,7 @@ import type { Services } from "../services.ts";
 import type { PostResult } from "../activitypub/signing.ts";
 import { writeOutcome, type DeliveryOutcome, type DeliveryRow } from "../db/deliveries.store.ts";
 import { reportError } from "../events/report-error.ts";
-import { noteHostAttempt, type HostRow } from "./hosts.store.ts";
+import { noteHostFailure, noteHostSuccess, type HostRow } from "./hosts.store.ts";
 import { deferHostDeliveries } from "./delivery-records.store.ts";
 
 // What an attempt comes to, written as it ends (one transaction per delivery, so a crash
@@ -38,10 +38,10 @@ export async function recordAttempt(
   const attempt = row.attempt + 1;
   const now = Date.now();
   const outcome = await services.db.transaction(async (tx): Promise<DeliveryOutcome> => {
+    const accountId = row.account_id;
+    if (result.ok && accountId != null) await noteHostSuccess(tx, accountId, row.host, now);
     const host =
-      row.account_id == null
-        ? null
-        : await noteHostAttempt(tx, row.account_id, row.host, result.ok, now);
+      !result.ok && accountId != null ? await noteHostFailure(tx, accountId, row.host, now) : null;
     let decided: DeliveryOutcome;
     if (result.ok) decided = { id: row.id, state: "delivered", status: result.status, attempt };
     else {
