@@ -142,3 +142,12 @@ export async function fillMissingHosts(db: Db): Promise<void> {
     await db.run(`UPDATE deliveries SET host = ? WHERE id = ?`, [host, row.id]);
   }
 }
+
+/** Deletes deliveries that ended before `before` (delivered, failed, refused); how many. */
+export async function deleteEndedDeliveries(db: Db, before: number): Promise<number> {
+  const result = await db.run(
+    `DELETE FROM deliveries WHERE state IN ('delivered', 'failed', 'refused') AND updated_at < ?`,
+    [before],
+  );
+  return result.changes;
+}

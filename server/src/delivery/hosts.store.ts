@@ -130,3 +130,8 @@ export async function failuresByDay(
   }
   return byHost;
 }
+
+/** Deletes per-day counts older than a week. */
+export async function deleteOldHostDays(db: Db, now: number): Promise<void> {
+  await db.run(`DELETE FROM host_days WHERE day <= ?`, [Math.floor(now / DAY_MS) - 7]);
+}

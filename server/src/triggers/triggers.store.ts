@@ -122,3 +122,12 @@ export async function findTriggerBodies(db: Db, ids: string[]): Promise<Map<stri
   }
   return bodies;
 }
+
+/** Deletes triggers that finished before `before` (their event links go with them); how many. */
+export async function deleteFinishedTriggers(db: Db, before: number): Promise<number> {
+  const result = await db.run(
+    `DELETE FROM triggers WHERE state IN ('done', 'failed') AND finished_at < ?`,
+    [before],
+  );
+  return result.changes;
+}

@@ -5,6 +5,7 @@ import { execute } from "../methods/index.ts";
 import { insertTrigger, claimTriggers } from "./triggers.store.ts";
 import { newTriggerRun } from "./trigger-run.ts";
 import { openFreshDatabase } from "../../test/fresh.ts";
+import { RETENTION_MS, sweepEnded } from "./sweep.ts";
 
 let server: TestServer | undefined;
 afterEach(async () => {
@@ -62,6 +63,33 @@ describe("running a trigger", () => {
       await db.run(`UPDATE triggers SET locked_until = ? WHERE id = 't-2'`, [Date.now() - 1]);
       expect((await claimTriggers(db, 10, 30_000)).map((t) => t.id)).toEqual(["t-2"]);
       expect(await claimTriggers(db, 10, 30_000)).toEqual([]);
+    } finally {
+      await db.close();
+    }
+  });
+});
+
+describe("sweeping", () => {
+  it("deletes triggers and deliveries that ended before the retention, and keeps unfinished ones", async () => {
+    const { db } = await openFreshDatabase();
+    try {
+      await db.run(`INSERT INTO accounts (name, password_hash, created_at) VALUES ('a', 'x', 0)`);
+      for (const id of ["old", "open"])
+        await insertTrigger(db, { id, accountId: 1, actorId: "a", method: "x", body: "{}" });
+      await db.run(`UPDATE triggers SET state = 'done', finished_at = 1 WHERE id = 'old'`);
+      for (const [trigger, state] of [
+        ["old", "delivered"],
+        ["old", "failed"],
+        ["open", "retrying"],
+      ])
+        await db.run(
+          `INSERT INTO deliveries (actor_id, account_id, trigger_id, inbox, host, body, routing_key, original, state, next_attempt_at, created_at, updated_at)
+           VALUES ('a', 1, ?, 'https://x.example/inbox', 'x.example', '{}', 'x', '', ?, 0, 0, 1)`,
+          [trigger, state],
+        );
+      await sweepEnded(db, 2 + RETENTION_MS);
+      expect(await db.all(`SELECT id FROM triggers`)).toEqual([{ id: "open" }]);
+      expect(await db.all(`SELECT state FROM deliveries`)).toEqual([{ state: "retrying" }]);
     } finally {
       await db.close();
     }

@@ -8,6 +8,7 @@ import {
   type TriggerRow,
 } from "./triggers.store.ts";
 import { newTriggerRun } from "./trigger-run.ts";
+import { startSweeping } from "./sweep.ts";
 
 // Runs recorded triggers: queued ones, and running ones whose lease ran out because their
 // process died (on SQLite, main.ts releases those at start). Woken by a bus message when a
@@ -35,10 +36,12 @@ export function startTriggerWorker(
   const unsubscribe = services.bus.subscribe((message) => {
     if (message.stream === TRIGGER_BUS_NAME) loop.wake();
   });
+  const stopSweeping = startSweeping(services.db);
   return {
     async stop() {
       unsubscribe();
       await loop.stop();
+      await stopSweeping();
     },
   };
 }
