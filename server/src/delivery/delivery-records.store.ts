@@ -109,16 +109,31 @@ export async function retryHostDeliveries(
   return result.changes;
 }
 
-/** The circuit breaker: the host's waiting deliveries not due before `until`. */
+/** The circuit breaker: the host's waiting deliveries (but `except`) not due before `until`. */
 export async function deferHostDeliveries(
   tx: Db,
   accountId: number,
   host: string,
   until: number,
+  except: number,
 ): Promise<void> {
   await tx.run(
     `UPDATE deliveries SET next_attempt_at = ?
-     WHERE account_id = ? AND host = ? AND state IN ('queued', 'retrying') AND next_attempt_at < ?`,
-    [until, accountId, host, until],
+     WHERE account_id = ? AND host = ? AND state IN ('queued', 'retrying') AND next_attempt_at < ? AND id <> ?`,
+    [until, accountId, host, until, except],
+  );
+}
+
+/** The host answered again: its waiting deliveries are due now. */
+export async function releaseDeferred(
+  tx: Db,
+  accountId: number,
+  host: string,
+  now: number,
+): Promise<void> {
+  await tx.run(
+    `UPDATE deliveries SET next_attempt_at = ?
+     WHERE account_id = ? AND host = ? AND state IN ('queued', 'retrying') AND next_attempt_at > ?`,
+    [now, accountId, host, now],
   );
 }

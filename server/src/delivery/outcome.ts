@@ -2,8 +2,8 @@ import type { Services } from "../services.ts";
 import type { PostResult } from "../activitypub/signing.ts";
 import { writeOutcome, type DeliveryOutcome, type DeliveryRow } from "../db/deliveries.store.ts";
 import { reportError } from "../events/report-error.ts";
-import { noteHostFailure, noteHostSuccess, type HostRow } from "./hosts.store.ts";
-import { deferHostDeliveries } from "./delivery-records.store.ts";
+import { findHost, noteHostFailure, noteHostSuccess, type HostRow } from "./hosts.store.ts";
+import { deferHostDeliveries, releaseDeferred } from "./delivery-records.store.ts";
 
 // What an attempt comes to, written as it ends (one transaction per delivery, so a crash
 // re-sends only what was in flight): the delivery's state, its host's health and, for a
@@ -39,7 +39,13 @@ export async function recordAttempt(
   const now = Date.now();
   const outcome = await services.db.transaction(async (tx): Promise<DeliveryOutcome> => {
     const accountId = row.account_id;
-    if (result.ok && accountId != null) await noteHostSuccess(tx, accountId, row.host, now);
+    if (result.ok && accountId != null) {
+      // A host back after the breaker held it: what waited for it goes now, not an hour later.
+      const before = await findHost(tx, accountId, row.host);
+      await noteHostSuccess(tx, accountId, row.host, now);
+      if (before && breakerUntil(before, now) !== null)
+        await releaseDeferred(tx, accountId, row.host, now);
+    }
     const host =
       !result.ok && accountId != null ? await noteHostFailure(tx, accountId, row.host, now) : null;
     let decided: DeliveryOutcome;
@@ -64,8 +70,9 @@ export async function recordAttempt(
         error: result.reason,
         nextAttemptAt,
       };
+      // This delivery is the host's one probe per hour; the others wait behind it.
       if (breaker && row.account_id != null)
-        await deferHostDeliveries(tx, row.account_id, row.host, breaker);
+        await deferHostDeliveries(tx, row.account_id, row.host, breaker + BREAKER_GAP_MS, row.id);
     }
     await writeOutcome(tx, decided);
     return decided;

@@ -11,7 +11,7 @@ import type { Receive } from "../receive/accept-activity.ts";
 import { attemptDelivery } from "./attempt.ts";
 import { startClaimLoop } from "./claim-loop.ts";
 import { ensureHost } from "./hosts.store.ts";
-import { breakerUntil, recordAttempt } from "./outcome.ts";
+import { BREAKER_GAP_MS, breakerUntil, recordAttempt } from "./outcome.ts";
 
 // Our own durable delivery queue on the `deliveries` table (docs/adr/0001 and 0006): rows are
 // claimed atomically with a 30 s lease renewed while in flight, so several processes sharing
@@ -56,7 +56,10 @@ export async function queueDeliveries(tx: Db, job: DeliveryJob): Promise<void> {
     const host = hostOf(inbox);
     const known = await ensureHost(tx, job.accountId, host);
     const state = known.stopped ? "stopped" : "queued";
-    rows.push({ ...base, inbox, host, state, nextAttemptAt: breakerUntil(known, now) ?? now });
+    // Behind the breaker's hourly probe (outcome.ts), until the host answers again.
+    const held = breakerUntil(known, now);
+    const nextAttemptAt = held === null ? now : held + BREAKER_GAP_MS;
+    rows.push({ ...base, inbox, host, state, nextAttemptAt });
   }
   for (const { target, reason } of job.refused ?? []) {
     const host = hostOf(target);

@@ -145,9 +145,10 @@ describe("delivery health per host", () => {
     expect(arrived).toHaveLength(2);
   });
 
-  it("tries a host failing for 7 days on end at most once an hour, until Retry", async () => {
+  it("tries a host failing for 7 days on end once an hour (one probe, the rest behind it) until Retry or an answer", async () => {
     const { send, host, act, token } = await setUp();
-    const { remote, name } = await capture({ status: 500 });
+    const options = { status: 500 };
+    const { remote, name } = await capture(options);
     const id = await send(remote.actorId, 1);
     await poll(async () => (await host(name)).failures7d).toBe(1);
     // Its run of failures began 8 days ago; the next failure opens the breaker.
@@ -170,10 +171,28 @@ describe("delivery health per host", () => {
     expect(queued).toMatchObject({ state: "queued", attempts: 0 });
     expect(Date.parse(queued.nextAttemptAt)).toBeGreaterThan(Date.now() + 59 * 60_000);
     expect((await host(name)).failingSince).not.toBeNull();
-    // Retry lifts the breaker: both are tried now.
+
+    // Retry lifts the breaker: both are tried now, and retried on the usual schedule after.
     expect((await act(name, "retry")).status).toBe(202);
     await poll(async () => (await host(name)).failures7d).toBe(4);
     expect(notes(remote)).toEqual(["n1", "n1", "n1", "n2"]);
+    const [lifted] = (await record()).deliveries;
+    expect(Date.parse(lifted.nextAttemptAt)).toBeLessThan(Date.now() + 10 * 60_000);
+
+    // Open again; the host answers its hourly probe (made due now): what waited goes at once.
+    const db = server!.services.db;
+    await db.run(`UPDATE hosts SET failing_since = ? WHERE host = ?`, [
+      Date.now() - 8 * 86_400_000,
+      name,
+    ]);
+    await db.run(`UPDATE deliveries SET next_attempt_at = ? WHERE trigger_id = ?`, [0, id]);
+    await db.run(`UPDATE deliveries SET next_attempt_at = ? WHERE trigger_id = ?`, [
+      Date.now() + 2 * 3600_000,
+      later,
+    ]);
+    options.status = 202;
+    await poll(() => notes(remote)).toEqual(["n1", "n1", "n1", "n1", "n2", "n2"]);
+    await poll(async () => (await host(name)).state).toBe("ok");
   });
 
   it("answers 404 for a host the account never delivered to", async () => {
