@@ -195,6 +195,30 @@ describe("delivery health per host", () => {
     await poll(async () => (await host(name)).state).toBe("ok");
   });
 
+  it("lists a host's given-up deliveries with their trigger, and Retry sends them again", async () => {
+    const { send, host, act } = await setUp();
+    const options = { status: 410 };
+    const { remote, name } = await capture(options);
+    const id = await send(remote.actorId, 1);
+    await poll(async () => (await host(name)).failed.length).toBe(1);
+    const gone = await host(name);
+    expect(gone).toMatchObject({ state: "failing", queued: 0, failures7d: 1 });
+    expect(gone.failed).toEqual([
+      {
+        inbox: `${remote.url}/inbox`,
+        status: 410,
+        attempts: 1,
+        lastError: expect.stringContaining("answered 410"),
+        triggerId: id,
+      },
+    ]);
+    options.status = 202;
+    expect((await act(name, "retry")).status).toBe(202);
+    await poll(async () => (await host(name)).state).toBe("ok");
+    expect((await host(name)).failed).toEqual([]);
+    expect(notes(remote)).toEqual(["n1", "n1"]);
+  });
+
   it("answers 404 for a host the account never delivered to", async () => {
     const { act, hosts } = await setUp();
     expect(await hosts()).toEqual([]);
