@@ -167,5 +167,11 @@ describe("a trigger's record", () => {
     expect(rec.deliveries).toEqual([]);
     const [event] = await readEvents(server!.services, accountId, "error");
     expect(event).toMatchObject({ routing_key: "frobnicate", trigger_id: id });
+    // Redeliver checks its body like every /fe route.
+    const bad = await fe(server!, token, `/actor/triggers/${id}/redeliver`, { body: { inbox: 5 } });
+    expect(bad.status).toBe(422);
+    expect((await bad.json()).detail[0].loc).toEqual(["body", "inbox"]);
+    const nothing = await fe(server!, token, `/actor/triggers/${id}/redeliver`, { method: "POST" });
+    expect(nothing.status).toBe(202);
   });
 });
