@@ -18,6 +18,9 @@ import type { EventBus } from "./db/bus.ts";
 import { openServerStores } from "./db/services.ts";
 import { createEventLog } from "./events/index.ts";
 import { startDeliveryWorker } from "./delivery/queue.ts";
+import { releaseStaleClaims } from "./db/claiming.ts";
+import { fillMissingHosts } from "./db/deliveries.store.ts";
+import { startTriggerWorker } from "./triggers/index.ts";
 import { createCorralFederation, receiveActivity } from "./federation/index.ts";
 import { configureLogging } from "./logs/configure-logging.ts";
 import { enableMetrics } from "./metrics/observe.ts";
@@ -44,6 +47,7 @@ export async function startServer(input: ServerInput): Promise<RunningServer> {
   });
   let server: Server | undefined;
   let worker: { stop(): Promise<void> } | undefined;
+  let triggers: { stop(): Promise<void> } | undefined;
   try {
     // Listen first: with port 0 the actual port, and so the default base URL, is known only then.
     let handle: RequestListener = (_req, res) => res.writeHead(503).end();
@@ -56,13 +60,17 @@ export async function startServer(input: ServerInput): Promise<RunningServer> {
     if (config.metrics) enableMetrics(services);
     const app = createApp(services, { throttle: throttle ?? createSignInThrottle() });
     handle = getRequestListener(app.fetch);
+    await releaseStaleClaims(opened.db);
+    await fillMissingHosts(opened.db);
     worker = startDeliveryWorker(services, { receive: receiveActivity });
+    triggers = startTriggerWorker(services);
     const running = server;
     return {
       url,
       services,
       async close() {
         await closeServer(running);
+        await triggers?.stop();
         await services.tasks?.drain();
         await worker?.stop();
         await closeBus(services.bus);
@@ -70,6 +78,7 @@ export async function startServer(input: ServerInput): Promise<RunningServer> {
       },
     };
   } catch (error) {
+    await triggers?.stop().catch(() => {});
     await worker?.stop().catch(() => {});
     if (server?.listening) await closeServer(server);
     await opened.db.close();

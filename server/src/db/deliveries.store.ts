@@ -1,16 +1,20 @@
 import type { Db } from "./db.ts";
+import { skipLocked } from "./claiming.ts";
 
-// The deliveries table as the queue uses it: claiming due rows atomically, so that several
-// processes can share one queue, and writing a group of outcomes in one transaction. It lives in
-// db/ because claiming differs by dialect (FOR UPDATE SKIP LOCKED on PostgreSQL).
+// The deliveries table: one row per (activity, inbox), kept after it ends so a trigger's record
+// and the per-host health can say what happened. Claims look only at unfinished, due rows (the
+// partial index deliveries_due) and hold a short lease that the worker renews while in flight.
+// It lives in db/ because claiming differs by dialect (FOR UPDATE SKIP LOCKED on PostgreSQL).
 
-const LOCK_MS = 5 * 60_000;
+export type DeliveryState = "queued" | "retrying" | "delivered" | "failed" | "refused" | "stopped";
 
 export interface DeliveryRow {
   id: number;
   actor_id: string;
   account_id: number | null;
+  trigger_id: string | null;
   inbox: string;
+  host: string;
   body: string;
   routing_key: string;
   original: string;
@@ -20,43 +24,66 @@ export interface DeliveryRow {
 export interface NewDelivery {
   actorId: string;
   accountId: number;
+  triggerId: string | null;
   inbox: string;
+  host: string;
   body: string;
   routingKey: string;
   original: string;
-}
-
-export interface Retry {
-  id: number;
-  attempt: number;
+  state: DeliveryState;
   nextAttemptAt: number;
+  lastError?: string | null;
 }
 
-/** Inserts the rows in one transaction, due at once. */
-export async function insertDeliveries(db: Db, rows: NewDelivery[]): Promise<void> {
+/** What one attempt came to, written as the attempt ends. */
+export type DeliveryOutcome =
+  | { id: number; state: "delivered"; status: number; attempt: number }
+  | {
+      id: number;
+      state: "failed" | "refused" | "retrying" | "stopped";
+      status: number | null;
+      attempt: number;
+      error: string;
+      nextAttemptAt: number;
+    };
+
+export async function insertDeliveries(tx: Db, rows: NewDelivery[]): Promise<void> {
   const now = Date.now();
-  await db.transaction(async (tx) => {
-    for (const row of rows) {
-      await tx.run(
-        `INSERT INTO deliveries (actor_id, account_id, inbox, body, routing_key, original, attempt, next_attempt_at, locked_until, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, 0, ?, 0, ?)`,
-        [row.actorId, row.accountId, row.inbox, row.body, row.routingKey, row.original, now, now],
-      );
-    }
-  });
+  for (const row of rows) {
+    await tx.run(
+      `INSERT INTO deliveries (actor_id, account_id, trigger_id, inbox, host, body, routing_key, original, attempt, state, last_error, next_attempt_at, locked_until, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, 0, ?, ?)`,
+      [
+        row.actorId,
+        row.accountId,
+        row.triggerId,
+        row.inbox,
+        row.host,
+        row.body,
+        row.routingKey,
+        row.original,
+        row.state,
+        row.lastError ?? null,
+        row.nextAttemptAt,
+        now,
+        now,
+      ],
+    );
+  }
 }
 
-export async function claimDue(db: Db, limit: number): Promise<DeliveryRow[]> {
+/** Claims up to `limit` due, unfinished rows for `leaseMs`. */
+export async function claimDue(db: Db, limit: number, leaseMs: number): Promise<DeliveryRow[]> {
   const now = Date.now();
-  // SKIP LOCKED keeps two PostgreSQL processes from claiming the same rows; SQLite serialises writes.
-  const skipLocked = db.dialect === "postgres" ? " FOR UPDATE SKIP LOCKED" : "";
   const rows = await db.all<DeliveryRow>(
     `UPDATE deliveries SET locked_until = ?
-     WHERE locked_until < ? AND id IN (
-       SELECT id FROM deliveries WHERE next_attempt_at <= ? AND locked_until < ?
-       ORDER BY next_attempt_at, id LIMIT ?${skipLocked})
-     RETURNING id, actor_id, account_id, inbox, body, routing_key, original, attempt`,
-    [now + LOCK_MS, now, now, now, limit],
+     WHERE id IN (
+       SELECT id FROM deliveries
+       WHERE state IN ('queued', 'retrying') AND next_attempt_at <= ? AND locked_until < ?
+       ORDER BY next_attempt_at, id LIMIT ?${skipLocked(db)})
+     AND locked_until < ?
+     RETURNING id, actor_id, account_id, trigger_id, inbox, host, body, routing_key, original, attempt`,
+    [now + leaseMs, now, now, limit, now],
   );
   return rows.map((r) => ({
     ...r,
@@ -66,21 +93,61 @@ export async function claimDue(db: Db, limit: number): Promise<DeliveryRow[]> {
   }));
 }
 
-/** Deletes the finished rows and reschedules the retries, in one transaction. */
-export async function recordOutcomes(db: Db, done: number[], retries: Retry[]): Promise<void> {
-  await db.transaction(async (tx) => {
-    for (let i = 0; i < done.length; i += 500) {
-      const chunk = done.slice(i, i + 500);
-      await tx.run(
-        `DELETE FROM deliveries WHERE id IN (${chunk.map(() => "?").join(", ")})`,
-        chunk,
-      );
+/** Extends the lease of rows still in flight. */
+export async function renewLeases(db: Db, ids: number[], until: number): Promise<void> {
+  for (let i = 0; i < ids.length; i += 500) {
+    const chunk = ids.slice(i, i + 500);
+    await db.run(
+      `UPDATE deliveries SET locked_until = ? WHERE id IN (${chunk.map(() => "?").join(", ")})`,
+      [until, ...chunk],
+    );
+  }
+}
+
+export async function writeOutcome(tx: Db, outcome: DeliveryOutcome): Promise<void> {
+  const now = Date.now();
+  if (outcome.state === "delivered") {
+    await tx.run(
+      `UPDATE deliveries SET state = 'delivered', status = ?, attempt = ?, delivered_at = ?, locked_until = 0, updated_at = ? WHERE id = ?`,
+      [outcome.status, outcome.attempt, now, now, outcome.id],
+    );
+    return;
+  }
+  await tx.run(
+    `UPDATE deliveries SET state = ?, status = ?, attempt = ?, last_error = ?, next_attempt_at = ?, locked_until = 0, updated_at = ? WHERE id = ?`,
+    [
+      outcome.state,
+      outcome.status,
+      outcome.attempt,
+      outcome.error,
+      outcome.nextAttemptAt,
+      now,
+      outcome.id,
+    ],
+  );
+}
+
+/** Rows that were queued before hosts were recorded (migration 3) get theirs. */
+export async function fillMissingHosts(db: Db): Promise<void> {
+  const rows = await db.all<{ id: number; inbox: string }>(
+    `SELECT id, inbox FROM deliveries WHERE host = ''`,
+  );
+  for (const row of rows) {
+    let host = "?";
+    try {
+      host = new URL(row.inbox).host;
+    } catch {
+      // an inbox that is no URL keeps "?" and fails on its attempt as before
     }
-    for (const retry of retries) {
-      await tx.run(
-        `UPDATE deliveries SET attempt = ?, next_attempt_at = ?, locked_until = 0 WHERE id = ?`,
-        [retry.attempt, retry.nextAttemptAt, retry.id],
-      );
-    }
-  });
+    await db.run(`UPDATE deliveries SET host = ? WHERE id = ?`, [host, row.id]);
+  }
+}
+
+/** Deletes deliveries that ended before `before` (delivered, failed, refused); how many. */
+export async function deleteEndedDeliveries(db: Db, before: number): Promise<number> {
+  const result = await db.run(
+    `DELETE FROM deliveries WHERE state IN ('delivered', 'failed', 'refused') AND updated_at < ?`,
+    [before],
+  );
+  return result.changes;
 }

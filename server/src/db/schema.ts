@@ -104,6 +104,65 @@ const migrations: Migration[] = [
     id: 2,
     sql: () => [`ALTER TABLE deliveries ADD COLUMN account_id BIGINT`],
   },
+  {
+    // Triggers tell the truth (server.md section 8): every accepted trigger is a row before the
+    // 202; deliveries are kept after they end, with their state, so a trigger's record and the
+    // per-host health can say what happened; the due index covers only unfinished rows.
+    id: 3,
+    sql: () => [
+      `CREATE TABLE triggers (
+        id TEXT PRIMARY KEY,
+        account_id BIGINT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+        actor_id TEXT NOT NULL,
+        method TEXT NOT NULL,
+        body TEXT NOT NULL,
+        state TEXT NOT NULL,
+        error TEXT,
+        sends INTEGER NOT NULL DEFAULT 0,
+        locked_until BIGINT NOT NULL DEFAULT 0,
+        received_at BIGINT NOT NULL,
+        finished_at BIGINT
+      )`,
+      `CREATE INDEX triggers_pending ON triggers(received_at) WHERE state IN ('queued', 'running')`,
+      `CREATE INDEX triggers_account ON triggers(account_id, received_at)`,
+      `CREATE TABLE trigger_events (
+        trigger_id TEXT NOT NULL REFERENCES triggers(id) ON DELETE CASCADE,
+        stream TEXT NOT NULL,
+        seq BIGINT NOT NULL,
+        PRIMARY KEY (trigger_id, stream, seq)
+      )`,
+      `ALTER TABLE deliveries ADD COLUMN trigger_id TEXT`,
+      `ALTER TABLE deliveries ADD COLUMN host TEXT NOT NULL DEFAULT ''`,
+      `ALTER TABLE deliveries ADD COLUMN state TEXT NOT NULL DEFAULT 'queued'`,
+      `ALTER TABLE deliveries ADD COLUMN status INTEGER`,
+      `ALTER TABLE deliveries ADD COLUMN last_error TEXT`,
+      `ALTER TABLE deliveries ADD COLUMN delivered_at BIGINT`,
+      `ALTER TABLE deliveries ADD COLUMN updated_at BIGINT NOT NULL DEFAULT 0`,
+      `DROP INDEX deliveries_due`,
+      `CREATE INDEX deliveries_due ON deliveries(next_attempt_at) WHERE state IN ('queued', 'retrying')`,
+      `CREATE INDEX deliveries_trigger ON deliveries(trigger_id)`,
+      `CREATE INDEX deliveries_host ON deliveries(account_id, host, state)`,
+      // Per account and remote host: the operator's hold, and when its current failing began.
+      `CREATE TABLE hosts (
+        account_id BIGINT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+        host TEXT NOT NULL,
+        stopped INTEGER NOT NULL DEFAULT 0,
+        failing_since BIGINT,
+        last_success_at BIGINT,
+        last_failure_at BIGINT,
+        PRIMARY KEY (account_id, host)
+      )`,
+      // Failed attempts per host and day (UTC), for failures7d and the console's chart.
+      `CREATE TABLE host_days (
+        account_id BIGINT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+        host TEXT NOT NULL,
+        day BIGINT NOT NULL,
+        failures INTEGER NOT NULL DEFAULT 0,
+        successes INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (account_id, host, day)
+      )`,
+    ],
+  },
 ];
 
 // Any fixed number: PostgreSQL processes migrating one database take turns on this lock.

@@ -1,5 +1,4 @@
 import type { Services } from "../services.ts";
-import { reportError } from "../events/report-error.ts";
 import type { DeliveryRow } from "../db/deliveries.store.ts";
 import type { Receive } from "../receive/accept-activity.ts";
 import { isOurs } from "../activitypub/origins.ts";
@@ -7,71 +6,21 @@ import { loadSigner } from "../activitypub/local-keys.ts";
 import { idOf, isObject } from "../activitypub/parse.ts";
 import { signedPost, type PostResult } from "../activitypub/signing.ts";
 
-// One attempt at one queued delivery. Every failed attempt is an error event at once, saying
-// whether and when it will be tried again; the queue writes the outcome back later, in a group.
-
-export type Outcome =
-  | { kind: "delivered"; id: number }
-  | { kind: "final"; id: number }
-  | { kind: "retry"; id: number; attempt: number; nextAttemptAt: number };
-
-export const MAX_ATTEMPTS = 10;
-const BASE_DELAY_MS = 30_000;
-const MAX_DELAY_MS = 6 * 3600_000;
-// Answers that no retry will change.
-const PERMANENT_STATUSES = new Set([400, 404, 405, 410, 413, 414, 415, 422]);
-
-/** 30 s, 1 min, 2 min, … capped at 6 h, with ±10 % jitter so retries of one outage spread out. */
-export function computeBackoff(attempt: number): number {
-  const delay = Math.min(BASE_DELAY_MS * 2 ** (attempt - 1), MAX_DELAY_MS);
-  return Math.round(delay * (0.9 + Math.random() * 0.2));
-}
+// One attempt at one queued delivery: the POST (or, for an inbox on this server, the receiving)
+// and nothing else. What it comes to (delivered, retried, given up) is outcome.ts's to decide.
 
 export async function attemptDelivery(
   services: Services,
   row: DeliveryRow,
   receive?: Receive,
-): Promise<Outcome> {
-  const attempt = row.attempt + 1;
-  let result: PostResult;
+): Promise<PostResult> {
   try {
-    result = isOurs(services, row.inbox)
+    return isOurs(services, row.inbox)
       ? await deliverHere(services, row, receive)
       : await deliverThere(services, row);
   } catch (error) {
-    result = { ok: false, reason: `delivery to ${row.inbox} failed: ${(error as Error).message}` };
+    return { ok: false, reason: `delivery to ${row.inbox} failed: ${(error as Error).message}` };
   }
-  if (result.ok) return { kind: "delivered", id: row.id };
-
-  const final =
-    result.refused === true ||
-    (result.status !== undefined && PERMANENT_STATUSES.has(result.status)) ||
-    attempt >= MAX_ATTEMPTS;
-  const nextAttemptAt = Date.now() + computeBackoff(attempt);
-  if (row.account_id != null) {
-    await reportError(
-      services,
-      row.account_id,
-      row.routing_key,
-      row.original,
-      [
-        result.refused
-          ? `delivery to ${row.inbox} refused before sending`
-          : `delivery to ${row.inbox} failed (attempt ${attempt})`,
-        result.reason,
-        final ? "giving up" : `next attempt at ${new Date(nextAttemptAt).toISOString()}`,
-      ],
-      {
-        inbox: row.inbox,
-        status: result.status ?? null,
-        attempt,
-        ...(final ? { final: true } : { nextAttemptAt: new Date(nextAttemptAt).toISOString() }),
-      },
-    );
-  }
-  return final
-    ? { kind: "final", id: row.id }
-    : { kind: "retry", id: row.id, attempt, nextAttemptAt };
 }
 
 async function deliverThere(services: Services, row: DeliveryRow): Promise<PostResult> {

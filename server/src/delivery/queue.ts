@@ -1,23 +1,32 @@
 import type { Services } from "../services.ts";
+import type { Db } from "../db/db.ts";
 import {
   claimDue,
   insertDeliveries,
-  recordOutcomes,
+  renewLeases,
   type DeliveryRow,
+  type NewDelivery,
 } from "../db/deliveries.store.ts";
 import type { Receive } from "../receive/accept-activity.ts";
-import { attemptDelivery, type Outcome } from "./attempt.ts";
+import { attemptDelivery } from "./attempt.ts";
+import { startClaimLoop } from "./claim-loop.ts";
+import { ensureHost } from "./hosts.store.ts";
+import { BREAKER_GAP_MS, breakerUntil, recordAttempt } from "./outcome.ts";
 import { observeDelivery } from "../metrics/observe.ts";
 
-// Our own durable delivery queue on the `deliveries` table (see docs/adr/0001-own-delivery-queue.md):
-// rows are claimed atomically (UPDATE … WHERE locked_until < now … RETURNING), so several
-// processes sharing PostgreSQL can work one queue; attempts run concurrently off the request
-// path; their outcomes are written back in groups, one transaction per group.
+// Our own durable delivery queue on the `deliveries` table (docs/adr/0001 and 0006): rows are
+// claimed atomically with a 30 s lease renewed while in flight, so several processes sharing
+// PostgreSQL can work one queue and a dead one's claims pass on quickly; each attempt's outcome
+// is written as it ends. Rows are kept after they end: a trigger's record and host health read them.
 
 export interface DeliveryJob {
   actorId: string;
   accountId: number;
+  /** The trigger that caused it, or null (an automatic Accept, say). */
+  triggerId?: string | null;
   inboxes: string[];
+  /** Targets refused before sending (no inbox found): kept as `refused` rows, never sent. */
+  refused?: Array<{ target: string; reason: string }>;
   /** The exact bytes to POST. */
   body: string;
   routingKey: string;
@@ -34,16 +43,51 @@ export interface WorkerOptions {
   receive?: Receive;
 }
 
-const wakers = new WeakMap<Services, () => void>();
+export const DELIVERY_LEASE_MS = 30_000;
+const BUS_NAME = "deliveries";
 
-/** Queues one POST of `body` per inbox, durably, and wakes this process's worker. */
+/** Queues one POST per inbox inside the caller's transaction; call announceDeliveries after it commits. */
+export async function queueDeliveries(tx: Db, job: DeliveryJob): Promise<void> {
+  const now = Date.now();
+  const rows: NewDelivery[] = [];
+  // A trigger's error events take its body from the trigger: not stored once per recipient.
+  const triggerId = job.triggerId ?? null;
+  const base = { ...job, triggerId, original: triggerId === null ? job.original : "" };
+  for (const inbox of job.inboxes) {
+    const host = hostOf(inbox);
+    const known = await ensureHost(tx, job.accountId, host);
+    const state = known.stopped ? "stopped" : "queued";
+    // Behind the breaker's hourly probe (outcome.ts), until the host answers again.
+    const held = breakerUntil(known, now);
+    const nextAttemptAt = held === null ? now : held + BREAKER_GAP_MS;
+    rows.push({ ...base, inbox, host, state, nextAttemptAt });
+  }
+  for (const { target, reason } of job.refused ?? []) {
+    const host = hostOf(target);
+    rows.push({
+      ...base,
+      inbox: target,
+      host,
+      state: "refused",
+      nextAttemptAt: now,
+      lastError: reason,
+    });
+  }
+  await insertDeliveries(tx, rows);
+}
+
+/** Wakes the delivery workers (every process's, on PostgreSQL). */
+export function announceDeliveries(services: Services): void {
+  services.bus
+    .publish({ accountId: 0, stream: BUS_NAME, seq: 0 })
+    .catch((error) => console.error(`delivery queue: wake-up failed: ${(error as Error).message}`));
+}
+
+/** Queues in a transaction of its own and wakes the workers. */
 export async function enqueueDeliveries(services: Services, job: DeliveryJob): Promise<void> {
-  if (job.inboxes.length === 0) return;
-  await insertDeliveries(
-    services.db,
-    job.inboxes.map((inbox) => ({ ...job, inbox })),
-  );
-  wakers.get(services)?.();
+  if (job.inboxes.length === 0 && !job.refused?.length) return;
+  await services.db.transaction((tx) => queueDeliveries(tx, job));
+  announceDeliveries(services);
 }
 
 /** Starts delivering queued rows in the background until stop() (which lets attempts finish). */
@@ -51,96 +95,34 @@ export function startDeliveryWorker(
   services: Services,
   options: WorkerOptions = {},
 ): { stop(): Promise<void> } {
-  const concurrency = options.concurrency ?? 64;
-  const pollMs = options.pollMs ?? 1000;
-  let stopped = false;
-  let inFlight = 0;
-  let pending: Outcome[] = [];
-  let flushTimer: NodeJS.Timeout | undefined;
-  let flushing: Promise<void> = Promise.resolve();
-  const idle = new Set<() => void>();
-  let signalled = false;
-  let endWait: (() => void) | undefined;
-
-  const wake = () => {
-    signalled = true;
-    endWait?.();
-  };
-  const waitForWork = () =>
-    new Promise<void>((resolve) => {
-      if (signalled || stopped) return resolve();
-      const timer = setTimeout(() => endWait?.(), pollMs);
-      endWait = () => {
-        clearTimeout(timer);
-        endWait = undefined;
-        resolve();
-      };
-    });
-
-  // Outcomes are written together: at 100, or 20 ms after the first of a group.
-  const flush = () => {
-    clearTimeout(flushTimer);
-    flushTimer = undefined;
-    if (pending.length === 0) return flushing;
-    const group = pending;
-    pending = [];
-    flushing = flushing
-      .then(() =>
-        recordOutcomes(
-          services.db,
-          group.filter((o) => o.kind !== "retry").map((o) => o.id),
-          group.filter((o) => o.kind === "retry"),
-        ),
-      )
-      .catch((error) =>
-        console.error(
-          `delivery queue: could not record ${group.length} outcomes: ${(error as Error).message}`,
-        ),
-      );
-    return flushing;
-  };
-  const settle = (outcome: Outcome) => {
-    pending.push(outcome);
-    inFlight--;
-    if (pending.length >= 100) void flush();
-    else flushTimer ??= setTimeout(flush, 20);
-    if (inFlight === 0) for (const done of idle) done();
-    wake();
-  };
-
-  const run = async () => {
-    while (!stopped) {
-      signalled = false;
-      const room = concurrency - inFlight;
-      let claimed: DeliveryRow[] = [];
-      if (room > 0) {
-        try {
-          claimed = await claimDue(services.db, room);
-        } catch (error) {
-          console.error(`delivery queue: claim failed: ${(error as Error).message}`);
-        }
-      }
-      for (const row of claimed) {
-        inFlight++;
-        void attemptDelivery(services, row, options.receive)
-          .then(observeDelivery(services, row))
-          .then(settle);
-      }
-      if (claimed.length > 0 && claimed.length === room) continue;
-      await waitForWork();
-    }
-  };
-
-  wakers.set(services, wake);
-  const loop = run();
+  const loop = startClaimLoop<DeliveryRow, number>({
+    name: "delivery queue",
+    concurrency: options.concurrency ?? 64,
+    pollMs: options.pollMs ?? 1000,
+    leaseMs: DELIVERY_LEASE_MS,
+    claim: (room) => claimDue(services.db, room, DELIVERY_LEASE_MS),
+    renew: (ids, until) => renewLeases(services.db, ids, until),
+    run: async (row) => {
+      const observe = observeDelivery(services, row);
+      const result = await attemptDelivery(services, row, options.receive);
+      observe(await recordAttempt(services, row, result));
+    },
+  });
+  const unsubscribe = services.bus.subscribe((message) => {
+    if (message.stream === BUS_NAME) loop.wake();
+  });
   return {
     async stop() {
-      stopped = true;
-      wake();
-      await loop;
-      if (inFlight > 0) await new Promise<void>((resolve) => idle.add(resolve));
-      await flush();
-      wakers.delete(services);
+      unsubscribe();
+      await loop.stop();
     },
   };
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return "?";
+  }
 }

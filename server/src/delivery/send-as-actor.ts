@@ -1,13 +1,17 @@
 import { listFollowerInboxes } from "../follows/followers.store.ts";
 import type { Services } from "../services.ts";
 import { reportError } from "../events/report-error.ts";
-import { enqueueDeliveries } from "./queue.ts";
+import { announceDeliveries, queueDeliveries } from "./queue.ts";
 import { recordOutgoingFollows } from "../follows/outgoing.ts";
 import { idsOf, parseActivityPub } from "../activitypub/parse.ts";
 import { resolveInboxes } from "./remote-inboxes.ts";
+import { appendInTransaction } from "./append-in-transaction.ts";
+import { claimSend, linkEvent } from "../triggers/triggers.store.ts";
+import type { TriggerRun } from "../triggers/trigger-run.ts";
 
 // Sending as one of our actors: the data goes out exactly as given (bto and bcc removed, as
 // ActivityPub requires), to every inbox its audience names, the actor's followers expanded.
+// The outgoing event and the queued deliveries land in one transaction: both or neither.
 
 const PUBLIC = new Set(["https://www.w3.org/ns/activitystreams#Public", "as:Public", "Public"]);
 const AUDIENCE_KEYS = ["to", "cc", "bto", "bcc", "audience"];
@@ -19,7 +23,11 @@ export interface SendInput {
   routingKey: string;
   /** The method's body, quoted in error events. */
   original: unknown;
+  /** The trigger this send belongs to, when one runs it. */
+  trigger?: TriggerRun;
 }
+
+type Refused = { target: string; reason: string };
 
 /** Queues `data` for every addressed inbox and records the outgoing event; never throws for a bad target. */
 export async function sendAsActor(services: Services, input: SendInput): Promise<void> {
@@ -27,35 +35,62 @@ export async function sendAsActor(services: Services, input: SendInput): Promise
   const body = JSON.stringify(sent);
   const original =
     typeof input.original === "string" ? input.original : JSON.stringify(input.original);
+  const triggerId = input.trigger?.id ?? null;
+  const n = input.trigger ? ++input.trigger.sends : 0;
   try {
     await recordOutgoingFollows(services, input.actorId, input.data);
   } catch (error) {
-    await reportError(services, input.accountId, input.routingKey, original, [
-      (error as Error).message,
-    ]);
+    await reportError(
+      services,
+      input.accountId,
+      input.routingKey,
+      original,
+      [(error as Error).message],
+      {},
+      triggerId,
+    );
   }
-  const inboxes = await collectInboxes(services, input, original);
-  await enqueueDeliveries(services, {
-    actorId: input.actorId,
-    accountId: input.accountId,
-    inboxes,
-    body,
-    routingKey: input.routingKey,
-    original,
-  });
-  await services.events.append(input.accountId, "outgoing", {
+  const { inboxes, refused } = await collectInboxes(services, input);
+  const event = {
     actor: input.actorId,
     event_type: "outgoing",
     data: { raw: sent, parsed: parseActivityPub(sent) },
     history_id: null,
-  });
+    trigger_id: triggerId,
+  };
+  const seq = await appendInTransaction(
+    services,
+    input.accountId,
+    "outgoing",
+    event,
+    async (tx) => {
+      // A re-run of a trigger after a crash skips what its first run committed.
+      if (triggerId !== null && !(await claimSend(tx, triggerId, n))) return false;
+      const job = { ...input, triggerId, inboxes, refused, body, original };
+      await queueDeliveries(tx, job);
+      return true;
+    },
+    triggerId === null ? undefined : (tx, s) => linkEvent(tx, triggerId, "outgoing", s),
+  );
+  if (seq === null) return;
+  announceDeliveries(services);
+  for (const { target, reason } of refused) {
+    await reportError(
+      services,
+      input.accountId,
+      input.routingKey,
+      original,
+      [`no delivery to ${target}: refused before sending`, reason],
+      { inbox: null, target, status: null, attempt: 0, final: true },
+      triggerId,
+    );
+  }
 }
 
 async function collectInboxes(
   services: Services,
   input: SendInput,
-  original: string,
-): Promise<string[]> {
+): Promise<{ inboxes: string[]; refused: Refused[] }> {
   const targets = new Set(AUDIENCE_KEYS.flatMap((key) => idsOf(input.data[key])));
   // bto/bcc vanish before sending, so a shared inbox could not tell whom such a copy is for:
   // blind recipients get it in their own inbox.
@@ -73,21 +108,13 @@ async function collectInboxes(
   const resolved = await mapLimit(remote, 8, (target) =>
     resolveInboxes(services, input.actorId, target),
   );
+  const refused: Refused[] = [];
   for (const [index, result] of resolved.entries()) {
-    if (result.ok) {
+    if (result.ok)
       inboxes.add(isBlind(remote[index]!) ? result.inbox : (result.sharedInbox ?? result.inbox));
-      continue;
-    }
-    await reportError(
-      services,
-      input.accountId,
-      input.routingKey,
-      original,
-      [`no delivery to ${remote[index]}: refused before sending`, result.reason],
-      { inbox: null, target: remote[index], status: null, attempt: 0, final: true },
-    );
+    else refused.push({ target: remote[index]!, reason: result.reason });
   }
-  return [...inboxes];
+  return { inboxes: [...inboxes], refused };
 }
 
 async function mapLimit<T, R>(

@@ -5,6 +5,7 @@ import type { BusMessage, EventBus } from "../db/bus.ts";
 import { UniqueViolation, type Db } from "../db/db.ts";
 import { insertEvent, lastEventSeq, readEventsAfter, type StoredEvent } from "./events.store.ts";
 import { streamNames, type StreamName } from "./streams.ts";
+import { fillTriggerBodies } from "./trigger-bodies.ts";
 
 export type { StoredEvent };
 
@@ -45,8 +46,10 @@ export function createEventLog(db: Db, bus: EventBus, options: { cap: number }):
       await bus.publish({ accountId, stream, seq });
       return seq;
     },
-    readAfter: (accountId, stream, afterSeq, limit = 500) =>
-      readEventsAfter(db, accountId, stream, afterSeq, limit),
+    readAfter: async (accountId, stream, afterSeq, limit = 500) => {
+      const rows = await readEventsAfter(db, accountId, stream, afterSeq, limit);
+      return stream === "error" ? fillTriggerBodies(db, rows) : rows;
+    },
     lastSeq: (accountId, stream) => lastEventSeq(db, accountId, stream),
     subscribe: (listener) =>
       bus.subscribe((message) => {

@@ -1,4 +1,5 @@
 import type { Services } from "../services.ts";
+import { linkEvent } from "../triggers/triggers.store.ts";
 
 // The error stream's writer: every part that fails on behalf of an account reports here.
 
@@ -18,15 +19,21 @@ export async function reportError(
   original: unknown,
   lines: string[],
   extra: Record<string, unknown> = {},
+  triggerId: string | null = null,
 ): Promise<void> {
-  const event: ErrorEvent = {
+  const event: Partial<ErrorEvent> = {
     message: lines,
     routing_key: routingKey,
     original_message_body: typeof original === "string" ? original : JSON.stringify(original),
     ...extra,
+    trigger_id: triggerId,
   };
+  // A trigger's body is stored once, with the trigger: its error events (one per recipient and
+  // attempt) leave it out, and reading fills it back in (trigger-bodies.ts).
+  if (triggerId !== null) delete event.original_message_body;
   try {
-    await services.events.append(accountId, "error", event);
+    const seq = await services.events.append(accountId, "error", event);
+    if (triggerId !== null) await linkEvent(services.db, triggerId, "error", seq);
   } catch (error) {
     console.error(
       `could not record an error event for account ${accountId}: ${(error as Error).message}`,

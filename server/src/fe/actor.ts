@@ -1,7 +1,8 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { lookupUri } from "../lookup/lookup.ts";
-import { anyMethodBody, findMethod, findOwnActor, runMethod } from "../methods/index.ts";
+import { anyMethodBody, findMethod, findOwnActor } from "../methods/index.ts";
+import { acceptTrigger } from "../triggers/index.ts";
 import type { Services } from "../services.ts";
 import type { FeEnv } from "./auth.ts";
 import { sendDetail, sendValidationErrors } from "./errors.ts";
@@ -45,8 +46,14 @@ export function createActorRoutes(services: Services) {
       const accountId = c.get("account").id;
       const own = await findOwnActor(services, accountId, String(body.value.actor));
       if (!own.ok) return sendDetail(c, 400, "actor is not an actor of this account");
-      // The work happens after the answer; results and failures arrive on the streams.
-      runMethod(services, { accountId, method, body: body.value, actor: own.actor });
-      return c.json(null, 202);
+      // Recorded before the answer, run after it: results and failures arrive on the streams
+      // and in the trigger's record (GET /fe/actor/triggers/{id}).
+      const id = await acceptTrigger(services, {
+        accountId,
+        actorId: own.actor.id,
+        method,
+        body: body.value,
+      });
+      return c.json(null, 202, { "Corral-Trigger-Id": id });
     });
 }

@@ -11,6 +11,8 @@ import { requireAccount, type FeEnv } from "./auth.ts";
 import { sendDetail } from "./errors.ts";
 import { createStreamRoutes } from "./streams.ts";
 import { createSignInRoutes } from "./signin.ts";
+import { createTriggerRoutes } from "./triggers.ts";
+import { createHostRoutes } from "./hosts.ts";
 
 export function createFeApp(services: Services, options: { throttle?: SignInThrottle } = {}) {
   const fe = new Hono<FeEnv>();
@@ -27,6 +29,8 @@ export function createFeApp(services: Services, options: { throttle?: SignInThro
   fe.route("/", createActorRoutes(services));
   fe.route("/", createStreamRoutes(services));
   fe.route("/", createActivityRoutes(services));
+  fe.route("/", createTriggerRoutes(services));
+  fe.route("/", createHostRoutes(services));
   fe.notFound((c) => sendDetail(c, 404, "Not Found"));
   return fe;
 }

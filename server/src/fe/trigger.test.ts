@@ -70,6 +70,105 @@ describe("POST /fe/actor/trigger/{method} with an invalid body", () => {
   });
 });
 
+// Every way each method's body can be refused: [method, body beside actor, loc, msg pattern].
+// `actor: undefined` removes the actor; a string body is sent as it is.
+const refusals: Array<[string, Record<string, unknown> | string, (string | number)[], RegExp]> = [
+  ["send_message", "{not json", ["body", 0], /JSON decode error/],
+  ["send_message", "[1, 2]", ["body"], /valid dictionary or object/],
+  ["send_message", { actor: undefined, data: {} }, ["body", "actor"], /Field required/],
+  ["send_message", { actor: 7, data: {} }, ["body", "actor"], /valid string/],
+  ["send_message", {}, ["body", "data"], /Field required/],
+  ["send_message", { data: "x" }, ["body", "data"], /valid dictionary/],
+  ["send_message", { data: { to: many(10_001) } }, ["body", "data", "to"], /at most 10000/],
+  ["publish_object", {}, ["body", "data"], /Field required/],
+  ["publish_object", { data: 1 }, ["body", "data"], /valid dictionary/],
+  [
+    "publish_object",
+    { data: { type: "Note", id: "x" } },
+    ["body", "data", "id"],
+    /must not have an id/,
+  ],
+  [
+    "publish_object",
+    { data: { content: "x" } },
+    ["body", "data", "type"],
+    /"data.type" is missing/,
+  ],
+  [
+    "publish_object",
+    { data: { type: "Note", cc: many(10_001) } },
+    ["body", "data", "to"],
+    /at most/,
+  ],
+  ["publish_activity", {}, ["body", "data"], /Field required/],
+  ["publish_activity", { data: [] }, ["body", "data"], /valid dictionary/],
+  [
+    "publish_activity",
+    { data: { type: "Like", id: "x" } },
+    ["body", "data", "id"],
+    /must not have an id/,
+  ],
+  ["publish_activity", { data: { object: "x" } }, ["body", "data", "type"], /missing/],
+  ["delete_actor", { actor: undefined }, ["body", "actor"], /Field required/],
+  ["update_actor", { profile: "x" }, ["body", "profile"], /valid dictionary/],
+  ["update_actor", { autoFollow: "yes" }, ["body", "autoFollow"], /valid boolean/],
+  ["update_actor", { actions: {} }, ["body", "actions"], /valid list/],
+  [
+    "update_actor",
+    { actions: [{ action: "fly" }] },
+    ["body", "actions", 0, "action"],
+    /unknown action "fly"/,
+  ],
+  ["update_actor", { actions: [7] }, ["body", "actions", 0, "action"], /unknown action null/],
+  ...(
+    [
+      ["rename", "name"],
+      ["update_property_value", "key"],
+      ["remove_property_value", "key"],
+      ["add_url", "url"],
+      ["remove_url", "url"],
+      ["create_identifier", "identifier"],
+      ["add_identifier", "identifier"],
+      ["update_identifier", "identifier"],
+      ["remove_identifier", "identifier"],
+    ] as const
+  ).map(
+    ([action, field]) =>
+      [
+        "update_actor",
+        { actions: [{ action }] },
+        ["body", "actions", 0, field],
+        new RegExp(`action ${action} needs "${field}"`),
+      ] as [string, Record<string, unknown>, (string | number)[], RegExp],
+  ),
+  ["frobnicate", { actor: undefined }, ["body", "actor"], /Field required/],
+];
+
+function many(n: number): string[] {
+  return Array.from({ length: n }, (_, i) => `https://remote.example/users/${i}`);
+}
+
+describe("every 422 path of every method", () => {
+  it("answers 422 at the path of the problem, records no trigger and runs nothing", async () => {
+    const { token, actor, accountId } = await setUp();
+    for (const [method, fields, loc, msg] of refusals) {
+      const body = typeof fields === "string" ? fields : { actor: actor.id, ...fields };
+      const response = await fe(server!, token, `/actor/trigger/${method}`, { body });
+      expect(response.status, `${method} ${JSON.stringify(fields).slice(0, 80)}`).toBe(422);
+      const detail = (await response.json()).detail as { loc: unknown[]; msg: string }[];
+      expect(
+        detail.map((d) => d.loc),
+        method,
+      ).toContainEqual(loc);
+      expect(detail.find((d) => JSON.stringify(d.loc) === JSON.stringify(loc))!.msg).toMatch(msg);
+      expect(response.headers.get("Corral-Trigger-Id")).toBeNull();
+    }
+    expect(await server!.services.db.all(`SELECT id FROM triggers`)).toEqual([]);
+    expect(await server!.services.events.lastSeq(accountId, "error")).toBe(0);
+    expect(await server!.services.events.lastSeq(accountId, "outgoing")).toBe(0);
+  });
+});
+
 describe("methodInformation", () => {
   it("publishes each method's body as JSON Schema with an example that fits it", () => {
     for (const [index, entry] of methods.entries()) {

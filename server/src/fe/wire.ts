@@ -67,9 +67,17 @@ export type ActorDocument = Record<string, unknown> & { id: string; type: string
 export type LookupResult =
   { raw: Record<string, unknown>; parsed?: ParsedPayload } | { raw: null; error: string };
 
-/** `POST /fe/actor/trigger/{method}` answers `202 null`. */
+/** `POST /fe/actor/trigger/{method}` answers `202 null`, with Corral's header `Corral-Trigger-Id`. */
 export type TriggerRequest = PerformRequest;
 export type TriggerResponse = null;
+export const triggerIdHeader = "Corral-Trigger-Id";
+
+/** Corral's addition: `GET /fe/actor/triggers/{id}` (server.md section 8). */
+export type { TriggerRecord } from "../triggers/trigger-record.ts";
+/** Corral's addition: `POST /fe/actor/triggers/{id}/redeliver` takes this and answers `202 null`. */
+export type RedeliverRequest = { inbox?: string };
+/** Corral's addition: `GET /fe/account/hosts` answers a list of these. */
+export type { HostHealth } from "../delivery/host-health.ts";
 
 /** Every error answer but 422: `{"detail": "why"}` (FastAPI's shape). */
 export type ErrorDetail = { detail: string };
@@ -97,6 +105,8 @@ export type EventInformation = {
   event_type: "incoming" | "outgoing";
   data: { raw: Record<string, unknown>; parsed?: ParsedPayload };
   history_id: string | null;
+  /** Corral's addition: the trigger that caused it, or null. */
+  trigger_id?: string | null;
 };
 
 /** Data of an error stream frame: cattle_grid's ErrorMessage plus Corral's optional fields. */
@@ -111,6 +121,8 @@ export type ErrorMessage = {
   attempt?: number;
   nextAttemptAt?: string;
   final?: boolean;
+  /** Corral's addition: the trigger that caused it, or null. */
+  trigger_id?: string | null;
 };
 
 /** The JSON of one stream frame's `data:` line. */

@@ -1,6 +1,7 @@
 import { idOf, parseActivityPub } from "../activitypub/parse.ts";
 import { findActor } from "../actors/index.ts";
-import { enqueueDeliveries } from "../delivery/queue.ts";
+import { announceDeliveries, queueDeliveries } from "../delivery/queue.ts";
+import { appendInTransaction } from "../delivery/append-in-transaction.ts";
 import { resolveInboxes } from "../delivery/remote-inboxes.ts";
 import { reportError } from "../events/report-error.ts";
 import { mintObjectId, storeObject } from "../objects/objects.ts";
@@ -42,20 +43,26 @@ export async function acceptFollow(
     };
     await storeObject(services, actorId, accept);
     const body = JSON.stringify(accept);
-    await enqueueDeliveries(services, {
-      actorId,
-      accountId,
-      inboxes: [inboxes.inbox],
-      body,
-      routingKey: "auto_follow",
-      original: JSON.stringify(follow),
-    });
-    await services.events.append(accountId, "outgoing", {
+    const event = {
       actor: actorId,
       event_type: "outgoing",
       data: { raw: accept, parsed: parseActivityPub(accept) },
       history_id: null,
+      trigger_id: null,
+    };
+    // The Accept and its outgoing event: one transaction.
+    await appendInTransaction(services, accountId, "outgoing", event, async (tx) => {
+      await queueDeliveries(tx, {
+        actorId,
+        accountId,
+        inboxes: [inboxes.inbox],
+        body,
+        routingKey: "auto_follow",
+        original: JSON.stringify(follow),
+      });
+      return true;
     });
+    announceDeliveries(services);
   } catch (error) {
     await reportError(services, accountId, "auto_follow", follow, [
       `could not accept the Follow from ${follower}`,

@@ -26,6 +26,7 @@ export async function deleteActor(services: Services, input: MethodCall<unknown>
     data: remove,
     routingKey: input.method,
     original: input.body,
+    trigger: input.trigger,
   });
   await markActorDeleted(services.db, actor.id);
 }

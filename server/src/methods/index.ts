@@ -3,11 +3,11 @@ import { reportError } from "../events/report-error.ts";
 import type { Services } from "../services.ts";
 import { findMethod, methods } from "./catalog.ts";
 import { MethodError } from "./method-error.ts";
-import { observeTrigger } from "../metrics/observe.ts";
+import type { TriggerRun } from "../triggers/trigger-run.ts";
 
 // POST /fe/actor/trigger/{method} checks the body against the method's schema (catalog.ts) and
-// the actor, answers 202 and lands here. Every method runs off the request path and reports
-// what it could not do on the account's error stream.
+// the actor, records the trigger, answers 202, and the trigger worker (triggers/) runs it here.
+// A method reports what it could not do on the account's error stream.
 
 export { anyMethodBody } from "./schemas.ts";
 export { findMethod } from "./catalog.ts";
@@ -18,6 +18,8 @@ export interface MethodInput {
   body: Record<string, unknown>;
   /** The account's actor named by body.actor, when the caller (the /fe edge) checked it already. */
   actor?: ActorRow;
+  /** The trigger running this call, when one does (its events carry its id). */
+  trigger?: TriggerRun;
 }
 
 /** The account's live actor `actorId`, or why it is not one. */
@@ -33,18 +35,8 @@ export async function findOwnActor(
   return { ok: true, actor };
 }
 
-/** Runs a method in the background; never throws. Tracked, so closing the server waits for it. */
-export function runMethod(services: Services, input: MethodInput): void {
-  const running = observeTrigger(
-    services,
-    { ...input, known: !!findMethod(input.method) },
-    execute(services, input),
-  );
-  void (services.tasks ? services.tasks.track(running) : running);
-}
-
-/** Runs a method and resolves once it is done (tests and the demo await this). */
-export async function execute(services: Services, input: MethodInput): Promise<void> {
+/** Runs a method; resolves once it is done, with what went wrong (null: nothing). Never throws. */
+export async function execute(services: Services, input: MethodInput): Promise<string | null> {
   try {
     const entry = findMethod(input.method);
     if (!entry)
@@ -64,6 +56,7 @@ export async function execute(services: Services, input: MethodInput): Promise<v
     }
     const run = await entry.load();
     await run(services, { ...input, params: parsed.data, actor });
+    return null;
   } catch (error) {
     const lines =
       error instanceof MethodError
@@ -71,6 +64,15 @@ export async function execute(services: Services, input: MethodInput): Promise<v
         : [`${input.method} failed: ${(error as Error).message}`];
     if (!(error instanceof MethodError))
       console.error(`${input.method} failed for account ${input.accountId}:`, error);
-    await reportError(services, input.accountId, input.method, input.body, lines);
+    await reportError(
+      services,
+      input.accountId,
+      input.method,
+      input.body,
+      lines,
+      {},
+      input.trigger?.id ?? null,
+    );
+    return lines.join(" ");
   }
 }

@@ -1,4 +1,5 @@
 import type { ActorRow } from "../actors/index.ts";
+import type { TriggerRun } from "../triggers/trigger-run.ts";
 
 /** A method's run: its body checked against its schema, its actor one of the account's. */
 export interface MethodCall<Params> {
@@ -9,4 +10,6 @@ export interface MethodCall<Params> {
   /** The body as its schema read it. */
   params: Params;
   actor: ActorRow;
+  /** The trigger running this call, when one does. */
+  trigger?: TriggerRun;
 }

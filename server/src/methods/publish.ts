@@ -36,6 +36,7 @@ export async function publishObject(services: Services, input: Publish): Promise
     data: create,
     routingKey: input.method,
     original: input.body,
+    trigger: input.trigger,
   });
 }
 
@@ -63,6 +64,7 @@ export async function publishActivity(services: Services, input: Publish): Promi
     data: activity,
     routingKey: input.method,
     original: input.body,
+    trigger: input.trigger,
   });
 }
 

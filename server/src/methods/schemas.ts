@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { idOf } from "../activitypub/parse.ts";
+import { idOf, idsOf } from "../activitypub/parse.ts";
 
 // Each method's body, declared once: the /fe trigger edge answers 422 from these before
 // anything runs, execute() checks them for callers inside the process (demo, tests), and
@@ -12,8 +12,24 @@ const jsonObject = (name: string) =>
 /** Bodies a method does not know: only the actor is checked (cattle_grid's PerformRequest). */
 export const anyMethodBody = z.looseObject({ actor: z.string() });
 
+/** One request cannot grow storage without bound (server.md section 10). */
+export const MAX_RECIPIENTS = 10_000;
+const AUDIENCE_KEYS = ["to", "cc", "bto", "bcc", "audience"] as const;
+
+function limitRecipients(data: Record<string, unknown>, ctx: z.RefinementCtx) {
+  const named = new Set(AUDIENCE_KEYS.flatMap((key) => idsOf(data[key])));
+  if (named.size > MAX_RECIPIENTS)
+    ctx.addIssue({
+      code: "custom",
+      path: ["to"],
+      message: `"data" names ${named.size} recipients; at most ${MAX_RECIPIENTS} are allowed`,
+    });
+}
+
 /** What a method takes beside `actor` (published as its JSON Schema). */
-export const sendMessageFields = z.looseObject({ data: jsonObject("data") });
+export const sendMessageFields = z.looseObject({
+  data: jsonObject("data").superRefine(limitRecipients),
+});
 export const sendMessageBody = z.looseObject({ actor, ...sendMessageFields.shape });
 
 const newData = jsonObject("data").superRefine((data, ctx) => {
@@ -25,6 +41,7 @@ const newData = jsonObject("data").superRefine((data, ctx) => {
     });
   if (typeof data.type !== "string")
     ctx.addIssue({ code: "custom", path: ["type"], message: '"data.type" is missing' });
+  limitRecipients(data, ctx);
 });
 
 export const publishObjectFields = z.looseObject({ data: newData });

@@ -13,5 +13,6 @@ export async function sendMessage(
     data: call.params.data,
     routingKey: call.method,
     original: call.body,
+    trigger: call.trigger,
   });
 }

@@ -74,6 +74,7 @@ async function sendUpdate(
     data: update,
     routingKey: input.method,
     original: input.body,
+    trigger: input.trigger,
   });
 }
 

@@ -73,7 +73,15 @@ export async function observeInbox(services: object, answer: Promise<Response>):
   }
 }
 
-type DeliveryOutcome = { kind: "delivered" | "final" | "retry" };
+type DeliveryOutcome = { state: "delivered" | "failed" | "refused" | "retrying" | "stopped" };
+// The queue's states, folded into the outcomes operators chart: a refused target failed too.
+const DELIVERY_OUTCOMES = {
+  delivered: "delivered",
+  failed: "failed",
+  refused: "failed",
+  retrying: "retry",
+  stopped: "stopped",
+} as const;
 
 /** Call as an attempt starts; the returned function counts and logs its outcome, passing it on. */
 export function observeDelivery<T extends DeliveryOutcome>(
@@ -82,7 +90,7 @@ export function observeDelivery<T extends DeliveryOutcome>(
 ): (outcome: T) => T {
   const started = performance.now();
   return (outcome) => {
-    const result = outcome.kind === "final" ? "failed" : outcome.kind;
+    const result = DELIVERY_OUTCOMES[outcome.state];
     metricsOf(services)?.deliveries.inc({ outcome: result });
     const properties = {
       id: row.id,
@@ -100,14 +108,14 @@ export function observeDelivery<T extends DeliveryOutcome>(
 }
 
 /** Times a method's run (an accepted trigger) and logs it once done. */
-export async function observeTrigger(
+export async function observeTrigger<T>(
   services: object,
   input: { method: string; accountId: number; known: boolean },
-  running: Promise<void>,
-): Promise<void> {
+  running: Promise<T>,
+): Promise<T> {
   const started = performance.now();
   try {
-    await running;
+    return await running;
   } finally {
     const seconds = (performance.now() - started) / 1000;
     // Unknown method names are the caller's text: one label for all of them.

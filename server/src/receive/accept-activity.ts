@@ -34,6 +34,7 @@ export async function acceptActivity(
       event_type: "incoming",
       data: { raw, parsed },
       history_id: null,
+      trigger_id: null,
     });
   }
   await handlers.for(raw)?.(services, { raw, sender, recipients });

@@ -70,6 +70,7 @@ describe("inbox", () => {
         }),
       },
       history_id: null,
+      trigger_id: null, // not caused by a trigger of ours
     });
     expect(event.data.parsed.object).toMatchObject({ type: "Note", content: "draft cavage" });
   });

@@ -1,0 +1,137 @@
+import type { Db } from "../db/db.ts";
+
+// The hosts and host_days tables: per account and remote host, the operator's hold (stopped),
+// when the current run of failures began, the latest success and failure, and failed attempts
+// per UTC day (failures7d, the console's chart).
+
+export interface HostRow {
+  host: string;
+  stopped: boolean;
+  failing_since: number | null;
+  last_success_at: number | null;
+  last_failure_at: number | null;
+}
+
+const DAY_MS = 86_400_000;
+
+const toRow = (r: Record<string, unknown>): HostRow => ({
+  host: String(r.host),
+  stopped: Number(r.stopped) === 1,
+  failing_since: r.failing_since == null ? null : Number(r.failing_since),
+  last_success_at: r.last_success_at == null ? null : Number(r.last_success_at),
+  last_failure_at: r.last_failure_at == null ? null : Number(r.last_failure_at),
+});
+
+/** The host's row, made (ok, not stopped) when the account first delivers there. */
+export async function ensureHost(tx: Db, accountId: number, host: string): Promise<HostRow> {
+  await tx.run(`INSERT INTO hosts (account_id, host) VALUES (?, ?) ON CONFLICT DO NOTHING`, [
+    accountId,
+    host,
+  ]);
+  return (await findHost(tx, accountId, host))!;
+}
+
+export async function findHost(
+  db: Db,
+  accountId: number,
+  host: string,
+): Promise<HostRow | undefined> {
+  const row = await db.get(
+    `SELECT host, stopped, failing_since, last_success_at, last_failure_at FROM hosts WHERE account_id = ? AND host = ?`,
+    [accountId, host],
+  );
+  return row && toRow(row);
+}
+
+export async function listHostRows(db: Db, accountId: number): Promise<HostRow[]> {
+  const rows = await db.all(
+    `SELECT host, stopped, failing_since, last_success_at, last_failure_at FROM hosts WHERE account_id = ? ORDER BY host`,
+    [accountId],
+  );
+  return rows.map(toRow);
+}
+
+/**
+ * A success, in the outcome's transaction. Busy hosts succeed many times a second: the row is
+ * written only when it changes state or its time is a second old, so parallel outcomes for one
+ * host rarely contend for it.
+ */
+export async function noteHostSuccess(
+  tx: Db,
+  accountId: number,
+  host: string,
+  now: number,
+): Promise<void> {
+  await tx.run(
+    `UPDATE hosts SET last_success_at = ?, failing_since = NULL
+     WHERE account_id = ? AND host = ?
+       AND (failing_since IS NOT NULL OR last_success_at IS NULL OR last_success_at < ?)`,
+    [now, accountId, host, now - 1000],
+  );
+}
+
+/** A failed attempt, in the outcome's transaction: the host's row as it now stands. */
+export async function noteHostFailure(
+  tx: Db,
+  accountId: number,
+  host: string,
+  now: number,
+): Promise<HostRow> {
+  await ensureHost(tx, accountId, host);
+  await tx.run(
+    `UPDATE hosts SET last_failure_at = ?, failing_since = COALESCE(failing_since, ?) WHERE account_id = ? AND host = ?`,
+    [now, now, accountId, host],
+  );
+  await tx.run(
+    `INSERT INTO host_days (account_id, host, day, failures) VALUES (?, ?, ?, 1)
+     ON CONFLICT (account_id, host, day) DO UPDATE SET failures = host_days.failures + 1`,
+    [accountId, host, Math.floor(now / DAY_MS)],
+  );
+  return (await findHost(tx, accountId, host))!;
+}
+
+export async function setHostStopped(
+  tx: Db,
+  accountId: number,
+  host: string,
+  stopped: boolean,
+): Promise<void> {
+  await tx.run(`UPDATE hosts SET stopped = ? WHERE account_id = ? AND host = ?`, [
+    stopped ? 1 : 0,
+    accountId,
+    host,
+  ]);
+}
+
+/** "Retry now" lifts the circuit breaker: the next failure starts a new run of failures. */
+export async function clearFailingSince(tx: Db, accountId: number, host: string): Promise<void> {
+  await tx.run(`UPDATE hosts SET failing_since = NULL WHERE account_id = ? AND host = ?`, [
+    accountId,
+    host,
+  ]);
+}
+
+/** Failed attempts per host and day over the 7 days ending today, oldest first. */
+export async function failuresByDay(
+  db: Db,
+  accountId: number,
+  now: number,
+): Promise<Map<string, number[]>> {
+  const today = Math.floor(now / DAY_MS);
+  const rows = await db.all<{ host: string; day: number; failures: number }>(
+    `SELECT host, day, failures FROM host_days WHERE account_id = ? AND day > ?`,
+    [accountId, today - 7],
+  );
+  const byHost = new Map<string, number[]>();
+  for (const row of rows) {
+    const days = byHost.get(row.host) ?? Array<number>(7).fill(0);
+    days[6 - (today - Number(row.day))] = Number(row.failures);
+    byHost.set(row.host, days);
+  }
+  return byHost;
+}
+
+/** Deletes per-day counts older than a week. */
+export async function deleteOldHostDays(db: Db, now: number): Promise<void> {
+  await db.run(`DELETE FROM host_days WHERE day <= ?`, [Math.floor(now / DAY_MS) - 7]);
+}

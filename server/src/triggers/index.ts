@@ -1,0 +1,24 @@
+import { randomUUID } from "node:crypto";
+import type { Services } from "../services.ts";
+import { insertTrigger } from "./triggers.store.ts";
+import { TRIGGER_BUS_NAME } from "./worker.ts";
+
+// Triggers: a call of POST /fe/actor/trigger/{method}, from its acceptance to everything it
+// caused. Recorded before the 202 (acceptTrigger), run by the trigger worker, read back as a
+// record (record.ts) that says per recipient what happened.
+
+export { startTriggerWorker } from "./worker.ts";
+export { readTriggerRecord, redeliver, type TriggerRecord } from "./record.ts";
+
+/** Records an accepted trigger durably and wakes a worker; its id (unguessable, 122 random bits). */
+export async function acceptTrigger(
+  services: Services,
+  input: { accountId: number; actorId: string; method: string; body: Record<string, unknown> },
+): Promise<string> {
+  const id = randomUUID();
+  await insertTrigger(services.db, { id, ...input, body: JSON.stringify(input.body) });
+  services.bus
+    .publish({ accountId: input.accountId, stream: TRIGGER_BUS_NAME, seq: 0 })
+    .catch((error) => console.error(`trigger wake-up failed: ${(error as Error).message}`));
+  return id;
+}
