@@ -132,7 +132,10 @@ describe("the private-address rule holds for the address actually connected to",
       });
       expect(response.status).toBe(202);
       // The delivery ends in an error (refused, unreachable or timed out), never at loopback.
-      await errors.next((e) => JSON.stringify(e).includes(`${NAME}:${remote.port}/inbox`), 40_000);
+      await Promise.race([
+        errors.next((e) => JSON.stringify(e).includes(`${NAME}:${remote.port}/inbox`), 40_000),
+        until(() => remote.requests.length > 0, 40_000),
+      ]);
       expect(resolver.asked).toContain(NAME);
       expect(remote.requests).toEqual([]);
     } finally {

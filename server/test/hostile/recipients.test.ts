@@ -52,7 +52,10 @@ describe("one request cannot grow storage without bound", () => {
     const frames = errors.frames.filter((f) => f.data?.includes(marker) ?? false);
     const copies = frames.reduce((n, f) => n + f.data!.split(marker).length - 1, 0);
     expect(errors.events().length, "the refusals are reported").toBeGreaterThan(0);
-    expect(copies, `the body is stored ${copies} times across ${frames.length} events`).toBe(1);
+    expect(
+      copies,
+      `the body is stored ${copies} times across ${frames.length} events`,
+    ).toBeLessThanOrEqual(1);
   });
 });
 
