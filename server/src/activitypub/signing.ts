@@ -1,6 +1,7 @@
 import type { webcrypto } from "node:crypto";
 import { signRequest } from "@fedify/fedify";
 import { checkOutgoingUrl } from "./addresses.ts";
+import { parseJsonText, tooDeepReason } from "./json-depth.ts";
 
 // Signed HTTP for everything we send: lookups (authorized fetch), key fetches and deliveries.
 // We sign with Fedify's signRequest() and send with fetch ourselves, so the bytes we deliver are
@@ -70,15 +71,17 @@ export async function signedGet(
     }
     const text = await response.text().catch(() => null);
     if (text === null) return { ok: false, reason: `${current}: the body could not be read` };
-    try {
-      return { ok: true, document: JSON.parse(text), url: current, status: response.status };
-    } catch {
-      return {
-        ok: false,
-        status: response.status,
-        reason: `${current} did not answer JSON (${response.headers.get("Content-Type") ?? "no content type"})`,
-      };
-    }
+    const parsed = parseJsonText(text);
+    if (parsed.ok)
+      return { ok: true, document: parsed.value, url: current, status: response.status };
+    return {
+      ok: false,
+      status: response.status,
+      reason:
+        parsed.reason === tooDeepReason
+          ? `${current} answered ${parsed.reason}`
+          : `${current} did not answer JSON (${response.headers.get("Content-Type") ?? "no content type"})`,
+    };
   }
   return { ok: false, reason: `too many redirects from ${url}` };
 }
