@@ -5,9 +5,11 @@ import {
   decoyHash,
   findPasswordHash,
   issueToken,
+  revokeToken,
   verifyPassword,
 } from "../accounts/index.ts";
 import type { Services } from "../services.ts";
+import type { FeEnv } from "./auth.ts";
 import { sendDetail } from "./errors.ts";
 import { readJsonBody } from "./read-body.ts";
 import type { SignInResponse } from "./wire.ts";
@@ -44,4 +46,12 @@ function clientAddress(env: unknown): string {
   const incoming = (env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)
     ?.incoming;
   return incoming?.socket?.remoteAddress ?? "unknown";
+}
+
+/** POST /signout: ends the caller's token, and only it (204); its streams close on their next check. */
+export function createSignOutRoutes(services: Services) {
+  return new Hono<FeEnv>().post("/signout", async (c) => {
+    await revokeToken(services.db, c.get("token"));
+    return c.body(null, 204);
+  });
 }
