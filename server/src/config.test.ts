@@ -14,6 +14,7 @@ describe("configuration", () => {
       baseUrlsGiven: false,
       database: "sqlite:./data/corral.sqlite",
       allowPrivateAddresses: false,
+      trustProxy: false,
       upstream: null,
     });
   });
@@ -25,6 +26,7 @@ describe("configuration", () => {
       CORRAL_BASE_URLS: "https://a.example, https://b.example/",
       CORRAL_DATABASE: "postgres://db/corral",
       CORRAL_ALLOW_PRIVATE_ADDRESSES: "1",
+      CORRAL_TRUST_PROXY: "1",
       CORRAL_UPSTREAM: "https://cattle.example/",
     };
     expect(loadConfig({}, env)).toMatchObject({
@@ -33,6 +35,7 @@ describe("configuration", () => {
       baseUrls: ["https://a.example", "https://b.example"],
       database: "postgres://db/corral",
       allowPrivateAddresses: true,
+      trustProxy: true,
       upstream: "https://cattle.example",
     });
     const flagged = loadConfig(

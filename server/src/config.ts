@@ -24,6 +24,8 @@ export interface Config {
   baseUrlsGiven: boolean;
   database: string;
   allowPrivateAddresses: boolean;
+  /** Behind a reverse proxy: the client address is read from X-Forwarded-For. */
+  trustProxy: boolean;
   upstream: string | null;
   /** Interval of `: keep-alive` comments on event streams. */
   keepAliveMs: number;
@@ -55,6 +57,7 @@ const schema = z.object({
   baseUrls: z.array(origin).optional(),
   database: databaseUrl,
   allowPrivateAddresses: z.boolean(),
+  trustProxy: z.boolean(),
   upstream: httpUrl.nullable(),
   keepAliveMs: z.number().int().positive(),
   streamCap: z.number().int().positive(),
@@ -67,6 +70,7 @@ const defaults = {
   host: "localhost",
   database: DEFAULT_DATABASE,
   allowPrivateAddresses: false,
+  trustProxy: false,
   upstream: null,
   keepAliveMs: 15_000,
   streamCap: 10_000,
@@ -77,7 +81,8 @@ const defaults = {
 /** Reads one setting's environment variable into the shape its flag would give; empty is unset. */
 function fromEnv(name: SettingName, env: Record<string, string | undefined>) {
   const raw = env[settings[name].env] || undefined;
-  if (name === "allowPrivateAddresses") return /^(1|true|yes)$/i.test(raw ?? "");
+  if (name === "allowPrivateAddresses" || name === "trustProxy")
+    return /^(1|true|yes)$/i.test(raw ?? "");
   if (name === "baseUrls") {
     const list = raw
       ?.split(",")

@@ -9,7 +9,8 @@ import {
   countAccounts,
   createAccount,
   createSignInThrottle,
-  type SignInThrottle,
+  defaultThrottle,
+  type ThrottleOptions,
 } from "./accounts/index.ts";
 import { createApp, createProxyApp } from "./app.ts";
 import { parseConfig, type Config } from "./config.ts";
@@ -27,7 +28,11 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export type ServerInput = Partial<Config> & { database: string; throttle?: SignInThrottle };
+export type ServerInput = Partial<Config> & {
+  database: string;
+  /** Sign-in throttling limits (tests shorten them). */
+  throttle?: ThrottleOptions;
+};
 
 export async function startServer(input: ServerInput): Promise<RunningServer> {
   const { throttle, ...rest } = input;
@@ -51,7 +56,9 @@ export async function startServer(input: ServerInput): Promise<RunningServer> {
     config.port = port;
     if (!config.baseUrlsGiven) config.baseUrls = [url];
     const services = await buildServices(config, opened);
-    const app = createApp(services, { throttle: throttle ?? createSignInThrottle() });
+    const app = createApp(services, {
+      throttle: createSignInThrottle(services.db, throttle ?? defaultThrottle),
+    });
     handle = getRequestListener(app.fetch);
     worker = startDeliveryWorker(services, { receive: receiveActivity });
     const running = server;

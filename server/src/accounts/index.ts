@@ -7,4 +7,9 @@ export {
   revokeTokens,
   type TokenCheck,
 } from "./tokens.store.ts";
-export { createSignInThrottle, type SignInThrottle, type ThrottleOptions } from "./throttle.ts";
+export {
+  createSignInThrottle,
+  defaultThrottle,
+  type SignInThrottle,
+  type ThrottleOptions,
+} from "./throttle.ts";
