@@ -119,8 +119,9 @@ const migrations: Migration[] = [
       `CREATE TABLE inbox_seen (
         actor_id TEXT NOT NULL,
         activity_id TEXT NOT NULL,
+        sender_id TEXT NOT NULL,
         received_at BIGINT NOT NULL,
-        PRIMARY KEY (actor_id, activity_id)
+        PRIMARY KEY (actor_id, activity_id, sender_id)
       )`,
       `CREATE INDEX inbox_seen_time ON inbox_seen(received_at)`,
     ],

@@ -4,7 +4,7 @@ import type { DeliveryRow } from "../db/deliveries.store.ts";
 import type { Receive } from "../receive/accept-activity.ts";
 import { isOurs } from "../activitypub/origins.ts";
 import { loadSigner } from "../activitypub/local-keys.ts";
-import { idOf, isObject } from "../activitypub/parse.ts";
+import { isObject } from "../activitypub/parse.ts";
 import { signedPost, type PostResult } from "../activitypub/signing.ts";
 
 // One attempt at one queued delivery. Every failed attempt is an error event at once, saying
@@ -83,7 +83,7 @@ async function deliverThere(services: Services, row: DeliveryRow): Promise<PostR
   });
 }
 
-/** An inbox on this server: no HTTP, no signature (we are the signer), same routing as the inbox. */
+/** An inbox on this server: no HTTP, no signature (we are the signer), the inbox's rules. */
 async function deliverHere(
   services: Services,
   row: DeliveryRow,
@@ -93,9 +93,11 @@ async function deliverHere(
   const raw: unknown = JSON.parse(row.body);
   if (!isObject(raw))
     return { ok: false, refused: true, reason: "the activity is not a JSON object" };
-  const sender = idOf(raw.actor) ?? row.actor_id;
   const origin = new URL(row.inbox).origin;
   const actorId = row.inbox === `${origin}/inbox` ? null : row.inbox.replace(/\/inbox$/, "");
-  await receive(services, raw, sender, actorId);
+  // The sender is the actor whose delivery this is, as a signature would prove; the receiving
+  // side refuses an activity that claims another actor (server.md §10).
+  const received = await receive(services, raw, row.actor_id, actorId);
+  if (!received.ok) return { ok: false, refused: true, status: 401, reason: received.reason };
   return { ok: true, status: 202 };
 }

@@ -38,7 +38,14 @@ export async function handleInbox(
   if (signed.owner !== sender)
     return problem(401, `signed by ${signed.owner}, not by the activity's actor ${sender}`);
 
-  await receiveActivity(services, activity as Record<string, unknown>, sender, actorId);
+  const received = await receiveActivity(
+    services,
+    activity as Record<string, unknown>,
+    sender,
+    actorId,
+  );
+  if (!received.ok) return problem(401, received.reason);
+  // A replay is answered like the first delivery: the sender need not know we had it.
   return new Response(null, { status: 202 });
 }
 
