@@ -12,6 +12,8 @@ import {
   defaultThrottle,
   type ThrottleOptions,
 } from "./accounts/index.ts";
+import { createOutgoing } from "./activitypub/outgoing.ts";
+import type { ResolveHost } from "./activitypub/pinned-lookup.ts";
 import { createApp, createProxyApp } from "./app.ts";
 import { parseConfig, type Config } from "./config.ts";
 import { openDatabase, redactDatabaseUrl, type OpenDatabase } from "./db/open.ts";
@@ -32,10 +34,12 @@ export type ServerInput = Partial<Config> & {
   database: string;
   /** Sign-in throttling limits (tests shorten them). */
   throttle?: ThrottleOptions;
+  /** How outgoing requests resolve names (default: the system's DNS); tests answer themselves. */
+  resolveHost?: ResolveHost;
 };
 
 export async function startServer(input: ServerInput): Promise<RunningServer> {
-  const { throttle, ...rest } = input;
+  const { throttle, resolveHost, ...rest } = input;
   const config = parseConfig(rest);
   const opened = await openDatabase(config.database).catch((error: Error) => {
     throw new Error(
@@ -55,7 +59,7 @@ export async function startServer(input: ServerInput): Promise<RunningServer> {
     const url = `http://${displayHost(config.host)}:${port}`;
     config.port = port;
     if (!config.baseUrlsGiven) config.baseUrls = [url];
-    const services = await buildServices(config, opened);
+    const services = await buildServices(config, opened, resolveHost);
     const app = createApp(services, {
       throttle: createSignInThrottle(services.db, throttle ?? defaultThrottle),
     });
@@ -70,6 +74,7 @@ export async function startServer(input: ServerInput): Promise<RunningServer> {
         await services.tasks?.drain();
         await worker?.stop();
         await closeBus(services.bus);
+        await services.outgoing?.close();
         await opened.db.close();
       },
     };
@@ -92,14 +97,27 @@ export async function startProxyServer(
   return { url: `http://${displayHost(config.host)}:${port}`, close: () => closeServer(server) };
 }
 
-async function buildServices(config: Config, opened: OpenDatabase): Promise<Services> {
+async function buildServices(
+  config: Config,
+  opened: OpenDatabase,
+  resolveHost: ResolveHost | undefined,
+): Promise<Services> {
   const { kv, bus } = await openServerStores(opened, config.database);
   const federation = createCorralFederation({
     kv,
     allowPrivateAddress: config.allowPrivateAddresses,
   });
   const events = createEventLog(opened.db, bus, { cap: config.streamCap });
-  return { config, db: opened.db, events, federation, bus, tasks: createBackgroundTasks() };
+  const outgoing = createOutgoing({ allowPrivate: config.allowPrivateAddresses, resolveHost });
+  return {
+    config,
+    db: opened.db,
+    events,
+    federation,
+    bus,
+    outgoing,
+    tasks: createBackgroundTasks(),
+  };
 }
 
 function createBackgroundTasks(): BackgroundTasks {

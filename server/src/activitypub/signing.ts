@@ -1,11 +1,14 @@
 import type { webcrypto } from "node:crypto";
 import { signRequest } from "@fedify/fedify";
-import { checkOutgoingUrl } from "./addresses.ts";
+import { checkOutgoingUrl, privateAddressReason } from "./addresses.ts";
 import { parseJsonText, tooDeepReason } from "./json-depth.ts";
+import type { Outgoing } from "./outgoing.ts";
+import { PrivateAddressError } from "./pinned-lookup.ts";
 
 // Signed HTTP for everything we send: lookups (authorized fetch), key fetches and deliveries.
 // We sign with Fedify's signRequest() and send with fetch ourselves, so the bytes we deliver are
-// exactly the bytes we were given, and every redirect hop passes our address check.
+// exactly the bytes we were given, and every redirect hop passes our address check (the
+// connection of each hop is pinned to an address checked as it connects: outgoing.ts).
 
 export interface Signer {
   keyId: URL;
@@ -13,7 +16,8 @@ export interface Signer {
 }
 
 export interface FetchOptions {
-  allowPrivate: boolean;
+  /** The way out, and whether private addresses may be reached. */
+  outgoing: Outgoing;
   timeoutMs?: number;
   maxRedirects?: number;
   accept?: string;
@@ -21,7 +25,7 @@ export interface FetchOptions {
 
 export type FetchResult =
   | { ok: true; document: unknown; url: string; status: number }
-  | { ok: false; reason: string; status?: number };
+  | { ok: false; reason: string; status?: number; refused?: boolean };
 
 const ACCEPT =
   'application/activity+json, application/ld+json; profile="https://www.w3.org/ns/activitystreams"';
@@ -37,7 +41,7 @@ export async function signedGet(
   const visited = new Set<string>();
   let current = url;
   for (let hop = 0; hop <= (options.maxRedirects ?? 5); hop++) {
-    const check = await checkOutgoingUrl(current, options.allowPrivate);
+    const check = checkOutgoingUrl(current, options.outgoing.allowPrivate);
     if (!check.ok) return { ok: false, reason: check.reason };
     if (visited.has(current)) return { ok: false, reason: `redirect loop at ${current}` };
     visited.add(current);
@@ -46,11 +50,11 @@ export async function signedGet(
       redirect: "manual",
     });
     if (signer) request = await signRequest(request, signer.privateKey, signer.keyId);
-    let response: Response;
+    let response: Awaited<ReturnType<Outgoing["send"]>>;
     try {
-      response = await fetch(request, { redirect: "manual", signal });
+      response = await options.outgoing.send(request, null, signal);
     } catch (error) {
-      return { ok: false, reason: describeFetchError(current, error, options.timeoutMs) };
+      return failure(current, error, options.timeoutMs);
     }
     const location = response.headers.get("Location");
     if (response.status >= 300 && response.status < 400 && location) {
@@ -96,7 +100,7 @@ export async function signedPost(
   signer: Signer,
   options: FetchOptions,
 ): Promise<PostResult> {
-  const check = await checkOutgoingUrl(inbox, options.allowPrivate);
+  const check = checkOutgoingUrl(inbox, options.outgoing.allowPrivate);
   if (!check.ok) return { ok: false, reason: check.reason, refused: true };
   const bytes = new TextEncoder().encode(body);
   const request = await signRequest(
@@ -115,10 +119,11 @@ export async function signedPost(
     { body: bytes.buffer as ArrayBuffer },
   );
   try {
-    const response = await fetch(request, {
-      redirect: "manual",
-      signal: AbortSignal.timeout(options.timeoutMs ?? 15_000),
-    });
+    const response = await options.outgoing.send(
+      request,
+      bytes,
+      AbortSignal.timeout(options.timeoutMs ?? 15_000),
+    );
     const detail = (await response.text().catch(() => ""))
       .slice(0, 200)
       .replace(/\s+/g, " ")
@@ -131,8 +136,18 @@ export async function signedPost(
       reason: `${inbox} answered ${response.status} ${response.statusText}${detail ? `: ${detail}` : ""}`,
     };
   } catch (error) {
-    return { ok: false, reason: describeFetchError(inbox, error, options.timeoutMs) };
+    return failure(inbox, error, options.timeoutMs);
   }
+}
+
+/** A request that did not get an answer; a private address found on connecting is a refusal. */
+function failure(url: string, error: unknown, timeoutMs?: number) {
+  const cause = (error as { cause?: unknown }).cause;
+  if (cause instanceof PrivateAddressError) {
+    const reason = privateAddressReason(url, `${cause.hostname} (${cause.address})`);
+    return { ok: false as const, refused: true, reason };
+  }
+  return { ok: false as const, reason: describeFetchError(url, error, timeoutMs) };
 }
 
 function describeFetchError(url: string, error: unknown, timeoutMs?: number): string {

@@ -1,6 +1,7 @@
 import { verifyRequestDetailed, type DocumentLoader } from "@fedify/fedify";
 import type { Services } from "../services.ts";
 import { InboxKeyCache } from "./key-cache.ts";
+import { outgoingOf } from "./outgoing.ts";
 import { signedGet } from "./signing.ts";
 import { verifyDraftQuickly } from "./verify-draft.ts";
 
@@ -61,9 +62,7 @@ export async function verifySigner(
 
 function getDocumentLoader(services: Services): DocumentLoader {
   return async (url) => {
-    const fetched = await signedGet(url, null, {
-      allowPrivate: services.config.allowPrivateAddresses,
-    });
+    const fetched = await signedGet(url, null, { outgoing: outgoingOf(services) });
     if (!fetched.ok) throw new Error(fetched.reason);
     return { contextUrl: null, document: fetched.document, documentUrl: fetched.url };
   };
@@ -74,7 +73,7 @@ function getKeyCache(services: Services): InboxKeyCache {
   if (!cache) {
     cache = new InboxKeyCache({
       db: services.db,
-      allowPrivate: services.config.allowPrivateAddresses,
+      outgoing: outgoingOf(services),
     });
     keyCaches.set(services, cache);
   }

@@ -8,6 +8,7 @@ import {
   createCorralFederation,
   createEventLog,
   createMemoryBus,
+  createOutgoing,
   lookupUri,
   openStore,
   type ActorRow,
@@ -42,6 +43,7 @@ export async function runLookup(
       uri: command.uri,
       timeoutMs: command.timeoutMs,
     }).finally(done);
+    await services.outgoing?.close();
     if ("error" in result) throw new Error(result.error);
     print(JSON.stringify(command.parsed ? result.parsed : result.raw, null, 2));
   } finally {
@@ -66,7 +68,8 @@ function lookupServices(db: Db, command: LookupCommand, actors: ActorRow[]): Ser
     allowPrivateAddress: command.allowPrivateAddresses,
   });
   const events = createEventLog(db, bus, { cap: config.streamCap });
-  return { config, db, events, federation, bus };
+  const outgoing = createOutgoing({ allowPrivate: command.allowPrivateAddresses });
+  return { config, db, events, federation, bus, outgoing };
 }
 
 /** On a terminal, a line that says what we wait for, erased once done; elsewhere nothing. */

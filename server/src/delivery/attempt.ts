@@ -4,6 +4,7 @@ import type { DeliveryRow } from "../db/deliveries.store.ts";
 import type { Receive } from "../receive/accept-activity.ts";
 import { isOurs } from "../activitypub/origins.ts";
 import { loadSigner } from "../activitypub/local-keys.ts";
+import { outgoingOf } from "../activitypub/outgoing.ts";
 import { isObject } from "../activitypub/parse.ts";
 import { signedPost, type PostResult } from "../activitypub/signing.ts";
 
@@ -78,9 +79,7 @@ async function deliverThere(services: Services, row: DeliveryRow): Promise<PostR
   const signer = await loadSigner(services.db, row.actor_id);
   if (!signer)
     return { ok: false, refused: true, reason: `actor ${row.actor_id} has no signing key here` };
-  return signedPost(row.inbox, row.body, signer, {
-    allowPrivate: services.config.allowPrivateAddresses,
-  });
+  return signedPost(row.inbox, row.body, signer, { outgoing: outgoingOf(services) });
 }
 
 /** An inbox on this server: no HTTP, no signature (we are the signer), the inbox's rules. */

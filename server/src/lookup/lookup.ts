@@ -2,6 +2,7 @@ import { findActorIdByIdentifier } from "../actors/index.ts";
 import type { Services } from "../services.ts";
 import { parseHandle, resolveHandle } from "../activitypub/handles.ts";
 import { loadSigner } from "../activitypub/local-keys.ts";
+import { outgoingOf } from "../activitypub/outgoing.ts";
 import { isOurs } from "../activitypub/origins.ts";
 import { loadLocalDocument } from "./local-documents.ts";
 import { parseActivityPub } from "../activitypub/parse.ts";
@@ -34,14 +35,14 @@ async function lookup(
   // One deadline for the whole lookup: WebFinger and the fetch share it.
   const deadline = Date.now() + (input.timeoutMs ?? DEFAULT_TIMEOUT_MS);
   const remaining = () => Math.max(1, deadline - Date.now());
-  const allowPrivate = Boolean(services.config.allowPrivateAddresses);
+  const outgoing = outgoingOf(services);
   let uri = input.uri.trim();
   const handle = parseHandle(uri);
   if (handle) {
     const local = await findActorIdByIdentifier(services.db, `acct:${handle.user}@${handle.host}`);
     if (local) uri = local;
     else {
-      const resolved = await resolveHandle(handle, { allowPrivate, timeoutMs: remaining() });
+      const resolved = await resolveHandle(handle, { outgoing, timeoutMs: remaining() });
       if (!resolved.ok) return { raw: null, error: resolved.reason };
       uri = resolved.id;
     }
@@ -55,7 +56,7 @@ async function lookup(
   }
   const signer = await loadSigner(services.db, input.actorId);
   if (!signer) return { raw: null, error: `actor ${input.actorId} has no signing key here` };
-  const result = await signedGet(uri, signer, { allowPrivate, timeoutMs: remaining() });
+  const result = await signedGet(uri, signer, { outgoing, timeoutMs: remaining() });
   if (!result.ok) return { raw: null, error: result.reason };
   return { raw: result.document, parsed: parseActivityPub(result.document) };
 }

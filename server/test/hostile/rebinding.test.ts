@@ -3,41 +3,31 @@
 // lookups and for deliveries. Rule (server.md §10): the private-address rule holds for the
 // address actually connected to, not only the one first resolved.
 //
-// SEAM EXPECTED (not in today's code; the fix adds it): `startServer({ resolveHost })`, where
-//   resolveHost?: (hostname: string) => Promise<string[]>   // addresses, as dns.lookup(all)
-// defaults to dns.lookup and is the only name resolution the server does for outgoing requests
-// (lookups, WebFinger, key fetches, deliveries): the address check uses its answer and the
-// connection is made to an address from that same answer (e.g. an undici Agent whose
-// connect.lookup returns it), so a name is resolved once per connection. The test's resolver
-// answers on loopback without any DNS server; today the server never asks it, so each test
-// first fails on that.
+// The server resolves names through `startServer({ resolveHost })` (default: the system's DNS),
+// and only when connecting: the connection's own lookup checks every answer and connects to one
+// it checked (src/activitypub/pinned-lookup.ts, whose unit test plays the rebinding itself,
+// public answer then private, without connecting anywhere). Nothing here leaves the machine:
+// every answer the test's resolver gives is 127.0.0.1, and the name `rebind.test` exists only
+// in that resolver. Refused without --allow-private-addresses, with no request reaching the
+// listener; reached with it, which proves the connection resolved through the seam.
 
 import { randomUUID } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
+import type { ResolveHost } from "../../src/activitypub/pinned-lookup.ts";
 import { freshDatabaseUrl } from "../fresh.ts";
 import { addAccount, addActor, fe, signIn, startTestServer, type TestServer } from "../server.ts";
 import { startRemoteActor, type RemoteActor } from "./remote-actor.ts";
 import { watchStream } from "./streams.ts";
 
-type ResolveHost = (hostname: string) => Promise<string[]>;
-type ServerOptions = NonNullable<Parameters<typeof startTestServer>[0]>;
-
-/** A server given the seam above. */
-const startWithResolver = (options: ServerOptions, resolveHost: ResolveHost) =>
-  startTestServer({ ...options, resolveHost } as ServerOptions);
-
 const NAME = "rebind.test";
-// Public by Fedify's rule (example.com's address). Pinned to it, the fixed server's connection
-// goes nowhere useful: it must fail (or time out) without ever reaching loopback.
-const PUBLIC = "93.184.215.14";
 
-/** Answers `first` the first time `NAME` is asked, `then` ever after; counts the questions. */
-function rebindingResolver(first: string, then: string) {
+/** Answers 127.0.0.1 for NAME, and nothing else; records every question. */
+function loopbackResolver() {
   const asked: string[] = [];
   const resolve: ResolveHost = async (hostname) => {
     asked.push(hostname);
     if (hostname !== NAME) throw new Error(`test resolver: unknown name ${hostname}`);
-    return [asked.filter((h) => h === NAME).length === 1 ? first : then];
+    return ["127.0.0.1"];
   };
   return { asked, resolve };
 }
@@ -53,37 +43,59 @@ async function track<T extends { close(): Promise<void> }>(started: Promise<T>):
   return value;
 }
 
-describe("the private-address rule holds for the address actually connected to", () => {
-  it("a lookup of a name that rebinds to 127.0.0.1 never reaches the loopback listener", async () => {
-    const remote = await track(startRemoteActor({ name: NAME }));
-    const resolver = rebindingResolver(PUBLIC, "127.0.0.1");
-    const server = await track(
-      startWithResolver({ allowPrivateAddresses: false }, resolver.resolve),
-    );
-    await addAccount(server, "looker");
-    const token = await signIn(server, "looker");
-    const actor = (await addActor(server, token)).id;
+async function lookupAs(server: TestServer, uri: string) {
+  await addAccount(server, "looker");
+  const token = await signIn(server, "looker");
+  const actor = (await addActor(server, token)).id;
+  const response = await fe(server, token, "/actor/lookup?timeout=3", {
+    body: { actorId: actor, uri },
+  });
+  expect(response.status).toBe(200);
+  return response.json();
+}
 
-    const response = await fe(server, token, "/actor/lookup?timeout=3", {
-      body: { actorId: actor, uri: remote.actorId },
+describe("the private-address rule holds for the address actually connected to", () => {
+  it("a lookup of a name answering 127.0.0.1 is refused on connecting, and nothing reaches the listener", async () => {
+    const remote = await track(startRemoteActor({ name: NAME }));
+    const resolver = loopbackResolver();
+    const server = await track(
+      startTestServer({ allowPrivateAddresses: false, resolveHost: resolver.resolve }),
+    );
+    expect(await lookupAs(server, remote.actorId)).toEqual({
+      raw: null,
+      error: expect.stringMatching(
+        /refused private address rebind\.test \(127\.0\.0\.1\).*--allow-private-addresses/,
+      ),
     });
-    expect(resolver.asked, "the server resolves names with resolveHost").toContain(NAME);
-    expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ raw: null, error: expect.any(String) });
+    expect(resolver.asked).toEqual([NAME]);
     expect(remote.requests).toEqual([]);
   });
 
-  it("a delivery to a follower's inbox whose name rebinds to 127.0.0.1 never reaches it", async () => {
+  it("with --allow-private-addresses the same lookup connects through the resolver", async () => {
+    const remote = await track(startRemoteActor({ name: NAME }));
+    const resolver = loopbackResolver();
+    const server = await track(
+      startTestServer({ allowPrivateAddresses: true, resolveHost: resolver.resolve }),
+    );
+    expect(await lookupAs(server, remote.actorId)).toMatchObject({
+      raw: { id: remote.actorId, type: "Person" },
+    });
+    expect(resolver.asked).toContain(NAME);
+    expect(remote.requests.map((r) => `${r.method} ${r.url}`)).toEqual(["GET /actor"]);
+  });
+
+  it("a delivery to a follower's inbox whose name answers 127.0.0.1 is refused, and reaches it only with the flag", async () => {
     // The follower: its id on 127.0.0.1, its inbox named rebind.test (same listener).
     const remote: RemoteActor = await track(startRemoteActor({ inboxName: NAME }));
     const database = freshDatabaseUrl();
 
-    // First, with private addresses allowed and the name always on loopback, the follow.
-    const loopback: ResolveHost = async () => ["127.0.0.1"];
-    const first: TestServer = await startWithResolver(
-      { database, allowPrivateAddresses: true },
-      loopback,
-    );
+    // With private addresses allowed, the follow: the Accept reaches the inbox through the seam.
+    const allowed = loopbackResolver();
+    const first: TestServer = await startTestServer({
+      database,
+      allowPrivateAddresses: true,
+      resolveHost: allowed.resolve,
+    });
     let alice: string;
     let token: string;
     try {
@@ -108,19 +120,17 @@ describe("the private-address rule holds for the address actually connected to",
         object: alice,
       });
       expect((await fetch(await remote.signedPost(`${alice}/inbox`, follow))).status).toBe(202);
-      // The Accept goes to http://rebind.test:PORT/inbox: only resolveHost can find it.
-      await until(() => remote.requests.some((r) => r.method === "POST"), 10_000).catch(() => {
-        throw new Error("no Accept reached the follower: the server does not use resolveHost");
-      });
+      await until(() => remote.requests.some((r) => r.method === "POST"), 10_000);
+      expect(allowed.asked).toContain(NAME);
     } finally {
       await first.close();
     }
 
-    // Then the same database with the private-address rule on, and the name rebinding.
+    // The same database without the flag: the delivery ends in a refusal, never at loopback.
     remote.requests.length = 0;
-    const resolver = rebindingResolver(PUBLIC, "127.0.0.1");
+    const resolver = loopbackResolver();
     const server = await track(
-      startWithResolver({ database, allowPrivateAddresses: false }, resolver.resolve),
+      startTestServer({ database, allowPrivateAddresses: false, resolveHost: resolver.resolve }),
     );
     const errors = await watchStream(server.url, token, "error");
     try {
@@ -131,17 +141,18 @@ describe("the private-address rule holds for the address actually connected to",
         },
       });
       expect(response.status).toBe(202);
-      // The delivery ends in an error (refused, unreachable or timed out), never at loopback.
-      await Promise.race([
-        errors.next((e) => JSON.stringify(e).includes(`${NAME}:${remote.port}/inbox`), 40_000),
-        until(() => remote.requests.length > 0, 40_000),
-      ]);
+      const error = await errors.next((e) =>
+        JSON.stringify(e).includes(`${NAME}:${remote.port}/inbox`),
+      );
+      expect(JSON.stringify(error)).toMatch(
+        /refused private address rebind\.test \(127\.0\.0\.1\)/,
+      );
       expect(resolver.asked).toContain(NAME);
       expect(remote.requests).toEqual([]);
     } finally {
       errors.close();
     }
-  }, 90_000);
+  }, 60_000);
 });
 
 async function until(condition: () => boolean | Promise<boolean>, timeoutMs = 10_000) {
