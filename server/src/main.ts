@@ -103,12 +103,9 @@ async function buildServices(
   resolveHost: ResolveHost | undefined,
 ): Promise<Services> {
   const { kv, bus } = await openServerStores(opened, config.database);
-  const federation = createCorralFederation({
-    kv,
-    allowPrivateAddress: config.allowPrivateAddresses,
-  });
-  const events = createEventLog(opened.db, bus, { cap: config.streamCap });
   const outgoing = createOutgoing({ allowPrivate: config.allowPrivateAddresses, resolveHost });
+  const federation = createCorralFederation({ kv, outgoing });
+  const events = createEventLog(opened.db, bus, { cap: config.streamCap });
   return {
     config,
     db: opened.db,

@@ -1,8 +1,8 @@
-import { verifyRequestDetailed, type DocumentLoader } from "@fedify/fedify";
+import { verifyRequestDetailed } from "@fedify/fedify";
 import type { Services } from "../services.ts";
+import { createDocumentLoader } from "./document-loader.ts";
 import { InboxKeyCache } from "./key-cache.ts";
 import { outgoingOf } from "./outgoing.ts";
-import { signedGet } from "./signing.ts";
 import { verifyDraftQuickly } from "./verify-draft.ts";
 
 // Who signed a request: the inbox (POST, body covered by the digest) and protected objects (GET).
@@ -37,7 +37,7 @@ export async function verifySigner(
   try {
     result = await verifyRequestDetailed(copy, {
       keyCache,
-      documentLoader: getDocumentLoader(services),
+      documentLoader: createDocumentLoader(outgoingOf(services)),
     });
   } catch (error) {
     // Fedify throws rather than answers for some keys (an Ed25519 key in a draft-cavage signature).
@@ -58,14 +58,6 @@ export async function verifySigner(
   const owner = result.key.ownerId?.href;
   if (!owner) return { ok: false, reason: `key ${result.key.id?.href} names no owner` };
   return { ok: true, owner, keyId: result.key.id?.href ?? "" };
-}
-
-function getDocumentLoader(services: Services): DocumentLoader {
-  return async (url) => {
-    const fetched = await signedGet(url, null, { outgoing: outgoingOf(services) });
-    if (!fetched.ok) throw new Error(fetched.reason);
-    return { contextUrl: null, document: fetched.document, documentUrl: fetched.url };
-  };
 }
 
 function getKeyCache(services: Services): InboxKeyCache {

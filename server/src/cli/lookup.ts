@@ -63,12 +63,9 @@ function lookupServices(db: Db, command: LookupCommand, actors: ActorRow[]): Ser
     baseUrls: [...new Set(actors.map((actor) => actor.baseUrl))],
   });
   const bus = createMemoryBus();
-  const federation = createCorralFederation({
-    kv: new MemoryKvStore(),
-    allowPrivateAddress: command.allowPrivateAddresses,
-  });
-  const events = createEventLog(db, bus, { cap: config.streamCap });
   const outgoing = createOutgoing({ allowPrivate: command.allowPrivateAddresses });
+  const federation = createCorralFederation({ kv: new MemoryKvStore(), outgoing });
+  const events = createEventLog(db, bus, { cap: config.streamCap });
   return { config, db, events, federation, bus, outgoing };
 }
 

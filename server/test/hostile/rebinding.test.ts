@@ -84,6 +84,51 @@ describe("the private-address rule holds for the address actually connected to",
     expect(remote.requests.map((r) => `${r.method} ${r.url}`)).toEqual(["GET /actor"]);
   });
 
+  it.each([
+    [false, "is refused"],
+    [true, "connects through the resolver"],
+  ])(
+    "Fedify's own fetch of a stored activity's JSON-LD context, private addresses allowed: %s, %s",
+    async (allowPrivateAddresses) => {
+      const remote = await track(startRemoteActor({ name: NAME }));
+      remote.serve(
+        "/context",
+        JSON.stringify({ "@context": { mood: "https://example.invalid/ns#mood" } }),
+      );
+      const resolver = loopbackResolver();
+      const server = await track(
+        startTestServer({ allowPrivateAddresses, resolveHost: resolver.resolve }),
+      );
+      await addAccount(server, "publisher");
+      const token = await signIn(server, "publisher");
+      const actor = (await addActor(server, token)).id;
+      const context = ["https://www.w3.org/ns/activitystreams", `${remote.base}/context`];
+      const published = await fe(server, token, "/actor/trigger/publish_activity", {
+        body: {
+          actor,
+          data: { "@context": context, type: "Create", actor, object: "x", mood: "ok" },
+        },
+      });
+      expect(published.status).toBe(202);
+      const accept = { Accept: "application/activity+json" };
+      await until(async () => {
+        const outbox = await fetch(`${actor}/outbox`, { headers: accept });
+        return ((await outbox.json()) as { totalItems?: number }).totalItems === 1;
+      });
+      // Listing the outbox page reads each stored activity with Fedify, which loads its context.
+      const page = await fetch(`${actor}/outbox?cursor=0`, { headers: accept });
+      expect(page.status).toBe(200);
+      const contextRequests = remote.requests.filter((r) => r.url === "/context");
+      if (allowPrivateAddresses) {
+        expect(resolver.asked).toContain(NAME);
+        expect(contextRequests.length).toBeGreaterThan(0);
+      } else {
+        expect(resolver.asked).toEqual([NAME]);
+        expect(remote.requests).toEqual([]);
+      }
+    },
+  );
+
   it("a delivery to a follower's inbox whose name answers 127.0.0.1 is refused, and reaches it only with the flag", async () => {
     // The follower: its id on 127.0.0.1, its inbox named rebind.test (same listener).
     const remote: RemoteActor = await track(startRemoteActor({ inboxName: NAME }));
