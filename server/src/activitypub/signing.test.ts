@@ -50,4 +50,22 @@ describe("signedGet's redirects", () => {
     });
     expect(sent).toEqual(["https://public.example/a", "https://other.example/b"]);
   });
+
+  it("stops reading a document past 5 MiB, however much the server would send", async () => {
+    let pulled = 0;
+    const endless = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulled++;
+        controller.enqueue(new Uint8Array(64 * 1024).fill(0x20));
+      },
+    });
+    const { outgoing } = scriptedOutgoing({
+      "https://public.example/huge": new Response(endless, { status: 200 }),
+    });
+    expect(await signedGet("https://public.example/huge", null, { outgoing })).toMatchObject({
+      ok: false,
+      reason: "https://public.example/huge: the body is larger than 5 MiB",
+    });
+    expect(pulled).toBeLessThan(100);
+  });
 });

@@ -3,6 +3,7 @@ import { signRequest } from "@fedify/fedify";
 import { checkOutgoingUrl, privateAddressReason } from "./addresses.ts";
 import { parseJsonText, tooDeepReason } from "./json-depth.ts";
 import type { Outgoing } from "./outgoing.ts";
+import { readLimited, readPrefix } from "./read-limited.ts";
 import { PrivateAddressError } from "./pinned-lookup.ts";
 
 // Signed HTTP for everything we send: lookups (authorized fetch), key fetches and deliveries.
@@ -29,6 +30,8 @@ export type FetchResult =
 
 const ACCEPT =
   'application/activity+json, application/ld+json; profile="https://www.w3.org/ns/activitystreams"';
+/** Larger than any actor or object document; a lookup answer beyond it is refused. */
+const MAX_DOCUMENT_BYTES = 5 * 1024 * 1024;
 const USER_AGENT = "Corral (+https://github.com/corral)";
 
 /** GETs a JSON document, signed when a signer is given, following redirects hop by hop. */
@@ -63,19 +66,17 @@ export async function signedGet(
       continue;
     }
     if (!response.ok) {
-      const detail = (await response.text().catch(() => ""))
-        .slice(0, 200)
-        .replace(/\s+/g, " ")
-        .trim();
+      const detail = (await readPrefix(response)).slice(0, 200).replace(/\s+/g, " ").trim();
       return {
         ok: false,
         status: response.status,
         reason: `${current} answered ${response.status} ${response.statusText}${detail ? `: ${detail}` : ""}`,
       };
     }
-    const text = await response.text().catch(() => null);
-    if (text === null) return { ok: false, reason: `${current}: the body could not be read` };
-    const parsed = parseJsonText(text);
+    const read = await readLimited(response, MAX_DOCUMENT_BYTES);
+    if (!read.ok)
+      return { ok: false, status: response.status, reason: `${current}: ${read.reason}` };
+    const parsed = parseJsonText(read.text);
     if (parsed.ok)
       return { ok: true, document: parsed.value, url: current, status: response.status };
     return {
@@ -124,10 +125,7 @@ export async function signedPost(
       bytes,
       AbortSignal.timeout(options.timeoutMs ?? 15_000),
     );
-    const detail = (await response.text().catch(() => ""))
-      .slice(0, 200)
-      .replace(/\s+/g, " ")
-      .trim();
+    const detail = (await readPrefix(response)).slice(0, 200).replace(/\s+/g, " ").trim();
     if (response.status >= 200 && response.status < 300)
       return { ok: true, status: response.status };
     return {

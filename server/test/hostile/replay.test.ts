@@ -75,4 +75,38 @@ describe("the inbox accepts each activity id once per receiving actor", () => {
     await fence();
     expect([shown(yara!, id), shown(zeno!, id)]).toEqual([1, 1]);
   });
+
+  it("shows an activity once when copies of one request arrive at the same moment", async () => {
+    const [yara] = local;
+    const body = note([yara!.actor]);
+    const signed = await remote.signedPost(`${yara!.actor}/inbox`, body);
+    const copy = () => new Request(signed.url, { method: "POST", headers: signed.headers, body });
+    const statuses = await Promise.all(
+      Array.from({ length: 5 }, async () => (await fetch(copy())).status),
+    );
+    expect(statuses).toEqual([202, 202, 202, 202, 202]);
+    await fence();
+    expect(shown(yara!, JSON.parse(body).id)).toBe(1);
+  });
+
+  it("does not let another sender claim an activity id first and so drop the real one", async () => {
+    const [yara] = local;
+    const impostor = await startRemoteActor();
+    try {
+      const body = note([yara!.actor]);
+      const { id } = JSON.parse(body) as { id: string };
+      const claimed = JSON.stringify({ ...JSON.parse(body), actor: impostor.actorId });
+      const first = await impostor.signedPost(`${yara!.actor}/inbox`, claimed);
+      expect((await fetch(first)).status).toBe(202);
+      expect((await fetch(await remote.signedPost(`${yara!.actor}/inbox`, body))).status).toBe(202);
+      await fence();
+      const senders = yara!.incoming
+        .events()
+        .filter((e) => e.data.raw.id === id)
+        .map((e) => e.data.raw.actor);
+      expect(senders).toEqual([impostor.actorId, remote.actorId]);
+    } finally {
+      await impostor.close();
+    }
+  });
 });
