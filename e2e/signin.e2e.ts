@@ -120,7 +120,7 @@ test("sign-in sends no Authorization header and every later call carries the bea
   }
 });
 
-test("Logout clears the token and the current actor and returns to /", async ({
+test("Logout ends the token on the server, clears it and the current actor and returns to /", async ({
   page,
   account,
   corral,
@@ -131,12 +131,18 @@ test("Logout clears the token and the current actor and returns to /", async ({
   await openFromDrawer(page, "Perform");
   const menu = await openActorMenu(page);
   await menu.getByRole("separator").waitFor();
+  const token = (await readUserStorage(page))?.token;
+  expect(token).toEqual(expect.any(String));
   await menu.getByRole("menuitem", { name: "Logout" }).click();
   await page.waitForURL((url) => url.pathname === "/");
   await eventually(async () => (await readUserStorage(page))?.token).toBeNull();
   expect((await readUserStorage(page))?.currentActor).toBeNull();
   await signInControl(page).waitFor();
   await page.getByText("Please login").waitFor();
+  // POST /fe/signout ended it: a copy of the old token no longer works.
+  const info = () =>
+    fetch(`${corral.url}/fe/account/info`, { headers: { Authorization: `Bearer ${token}` } });
+  await eventually(async () => (await info()).status).toBe(401);
 });
 
 test("a 401 on the info call clears the token (tokens revoked with the CLI)", async ({

@@ -56,6 +56,13 @@ export const settings = {
     default: "off",
     meaning: "let lookups and deliveries reach loopback and private networks",
   },
+  trustProxy: {
+    flag: "--trust-proxy",
+    env: "CORRAL_TRUST_PROXY",
+    envNote: "=1",
+    default: "off",
+    meaning: "behind a reverse proxy: the client is X-Forwarded-For's last address",
+  },
   upstream: {
     flag: "--upstream",
     value: "URL",

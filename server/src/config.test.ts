@@ -14,6 +14,7 @@ describe("configuration", () => {
       baseUrlsGiven: false,
       database: "sqlite:./data/corral.sqlite",
       allowPrivateAddresses: false,
+      trustProxy: false,
       upstream: null,
     });
   });
@@ -32,6 +33,7 @@ describe("configuration", () => {
       CORRAL_BASE_URLS: "https://a.example, https://b.example/",
       CORRAL_DATABASE: "postgres://db/corral",
       CORRAL_ALLOW_PRIVATE_ADDRESSES: "1",
+      CORRAL_TRUST_PROXY: "1",
       CORRAL_UPSTREAM: "https://cattle.example/",
     };
     expect(loadConfig({}, env)).toMatchObject({
@@ -40,6 +42,7 @@ describe("configuration", () => {
       baseUrls: ["https://a.example", "https://b.example"],
       database: "postgres://db/corral",
       allowPrivateAddresses: true,
+      trustProxy: true,
       upstream: "https://cattle.example",
     });
     const flagged = loadConfig(

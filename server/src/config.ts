@@ -32,6 +32,8 @@ export interface Config {
   baseUrlsGiven: boolean;
   database: string;
   allowPrivateAddresses: boolean;
+  /** Behind a reverse proxy: the client address is read from X-Forwarded-For. */
+  trustProxy: boolean;
   upstream: string | null;
   /** Serve GET /metrics (Prometheus text format). */
   metrics: boolean;
@@ -67,6 +69,7 @@ const schema = z.object({
   baseUrls: z.array(origin).optional(),
   database: databaseUrl,
   allowPrivateAddresses: z.boolean(),
+  trustProxy: z.boolean(),
   upstream: httpUrl.nullable(),
   metrics: z.boolean(),
   logFormat,
@@ -82,6 +85,7 @@ const defaults = {
   host: "localhost",
   database: DEFAULT_DATABASE,
   allowPrivateAddresses: false,
+  trustProxy: false,
   upstream: null,
   metrics: false,
   logFormat: "text",
@@ -95,7 +99,7 @@ const defaults = {
 /** Reads one setting's environment variable into the shape its flag would give; empty is unset. */
 function fromEnv(name: SettingName, env: Record<string, string | undefined>) {
   const raw = env[settings[name].env] || undefined;
-  if (name === "allowPrivateAddresses" || name === "metrics")
+  if (name === "allowPrivateAddresses" || name === "metrics" || name === "trustProxy")
     return /^(1|true|yes)$/i.test(raw ?? "");
   if (name === "baseUrls") {
     const list = raw

@@ -9,8 +9,11 @@ import {
   countAccounts,
   createAccount,
   createSignInThrottle,
-  type SignInThrottle,
+  defaultThrottle,
+  type ThrottleOptions,
 } from "./accounts/index.ts";
+import { createOutgoing } from "./activitypub/outgoing.ts";
+import type { ResolveHost } from "./activitypub/pinned-lookup.ts";
 import { createApp, createProxyApp } from "./app.ts";
 import { parseConfig, type Config } from "./config.ts";
 import { openDatabase, redactDatabaseUrl, type OpenDatabase } from "./db/open.ts";
@@ -32,10 +35,16 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export type ServerInput = Partial<Config> & { database: string; throttle?: SignInThrottle };
+export type ServerInput = Partial<Config> & {
+  database: string;
+  /** Sign-in throttling limits (tests shorten them). */
+  throttle?: ThrottleOptions;
+  /** How outgoing requests resolve names (default: the system's DNS); tests answer themselves. */
+  resolveHost?: ResolveHost;
+};
 
 export async function startServer(input: ServerInput): Promise<RunningServer> {
-  const { throttle, ...rest } = input;
+  const { throttle, resolveHost, ...rest } = input;
   const config = parseConfig(rest);
   const opened = await openDatabase(config.database).catch((error: Error) => {
     throw new Error(
@@ -56,9 +65,11 @@ export async function startServer(input: ServerInput): Promise<RunningServer> {
     const url = `http://${displayHost(config.host)}:${port}`;
     config.port = port;
     if (!config.baseUrlsGiven) config.baseUrls = [url];
-    const services = await buildServices(config, opened);
+    const services = await buildServices(config, opened, resolveHost);
     if (config.metrics) enableMetrics(services);
-    const app = createApp(services, { throttle: throttle ?? createSignInThrottle() });
+    const app = createApp(services, {
+      throttle: createSignInThrottle(services.db, throttle ?? defaultThrottle),
+    });
     handle = getRequestListener(app.fetch);
     await releaseStaleClaims(opened.db);
     await fillMissingHosts(opened.db);
@@ -74,6 +85,7 @@ export async function startServer(input: ServerInput): Promise<RunningServer> {
         await services.tasks?.drain();
         await worker?.stop();
         await closeBus(services.bus);
+        await services.outgoing?.close();
         await opened.db.close();
       },
     };
@@ -97,14 +109,24 @@ export async function startProxyServer(
   return { url: `http://${displayHost(config.host)}:${port}`, close: () => closeServer(server) };
 }
 
-async function buildServices(config: Config, opened: OpenDatabase): Promise<Services> {
+async function buildServices(
+  config: Config,
+  opened: OpenDatabase,
+  resolveHost: ResolveHost | undefined,
+): Promise<Services> {
   const { kv, bus } = await openServerStores(opened, config.database);
-  const federation = createCorralFederation({
-    kv,
-    allowPrivateAddress: config.allowPrivateAddresses,
-  });
+  const outgoing = createOutgoing({ allowPrivate: config.allowPrivateAddresses, resolveHost });
+  const federation = createCorralFederation({ kv, outgoing });
   const events = createEventLog(opened.db, bus, { cap: config.streamCap });
-  return { config, db: opened.db, events, federation, bus, tasks: createBackgroundTasks() };
+  return {
+    config,
+    db: opened.db,
+    events,
+    federation,
+    bus,
+    outgoing,
+    tasks: createBackgroundTasks(),
+  };
 }
 
 function createBackgroundTasks(): BackgroundTasks {

@@ -2,6 +2,7 @@
 // /fe routes, the Fedify callbacks (as their context data) and the federation helpers.
 
 import type { Federation } from "@fedify/fedify";
+import type { Outgoing } from "./activitypub/outgoing.ts";
 import type { Config } from "./config.ts";
 import type { Db } from "./db/db.ts";
 import type { EventBus } from "./db/bus.ts";
@@ -13,6 +14,11 @@ export interface Services {
   events: EventLog;
   federation: Federation<Services>;
   bus: EventBus;
+  /**
+   * The way out for every outgoing request (connections pinned to checked addresses). Optional
+   * so that hand-built Services in tests stay valid: outgoingOf() makes one from the config.
+   */
+  outgoing?: Outgoing;
   /**
    * Work running after its request was answered (methods): track it here and close() waits for
    * it before closing the database. Optional so that hand-built Services in tests stay valid.

@@ -2,6 +2,7 @@ import { useState } from "react";
 import { useNavigate } from "react-router";
 import { Button, Divider, ListItemIcon, ListItemText, Menu, MenuItem } from "@mui/material";
 import CheckIcon from "@mui/icons-material/Check";
+import { callFe } from "../lib/fe-client.ts";
 import { useUserStore } from "../lib/user-store.ts";
 
 /** The "Open" menu: every actor (the current one checked), then Logout. */
@@ -20,6 +21,9 @@ export function ActorMenu() {
   }
 
   function logout() {
+    // The token ends on the server too (its streams close there). The console signs out whatever
+    // the answer: a cattle_grid behind --upstream has no such route, and nothing here waits.
+    void callFe("/signout", { method: "POST" }).catch(() => {});
     setToken(null);
     close();
     void navigate("/");

@@ -8,7 +8,7 @@ import { resetUserStore, useUserStore } from "../lib/user-store.ts";
 import { startFeServer, type FeServer } from "../test/fe-server.ts";
 import { renderConsole } from "../test/render-console.tsx";
 import { signIn } from "../test/signed-in.ts";
-import { alice, bob, sampleInfo, specRoutes } from "../test/spec-fe.ts";
+import { account, alice, bob, sampleInfo, specRoutes } from "../test/spec-fe.ts";
 import { Layout } from "./layout.tsx";
 import { SOURCE_CODE_URL } from "./navigation-drawer.tsx";
 
@@ -145,7 +145,7 @@ describe("layout", () => {
     expect(useUserStore.getState().currentActor).toBe(bob.id);
   });
 
-  it("logs out from the Open menu: token and current actor cleared, back at /", async () => {
+  it("logs out from the Open menu: the token ended on the server, token and current actor cleared, back at /", async () => {
     signIn();
     const { currentPath } = renderConsole("/perform");
     const user = userEvent.setup();
@@ -157,6 +157,15 @@ describe("layout", () => {
     expect(currentPath()).toBe("/");
     expect(await screen.findByText("Please login")).toBeInTheDocument();
     expect(screen.getByRole("button", { name: "Sign In" })).toBeInTheDocument();
+    await waitFor(() =>
+      expect(fe.calls).toContainEqual(
+        expect.objectContaining({
+          method: "POST",
+          path: "/signout",
+          authorization: `Bearer ${account.token}`,
+        }),
+      ),
+    );
   });
 
   it("shows 'Something went wrong' inside the layout when a screen fails to render", () => {

@@ -55,6 +55,7 @@ export function specRoutes(
       }
       return { status: 401, body: { detail: "Wrong name or password" } };
     },
+    "POST /signout": (call) => (isSignedIn(call) ? { status: 204 } : unauthorized),
     "GET /account/info": (call) =>
       isSignedIn(call) ? { status: 200, body: state.info } : unauthorized,
     "POST /account/create": (call) => {

@@ -1,4 +1,15 @@
 export * from "./accounts.store.ts";
 export { hashPassword, verifyPassword, decoyHash } from "./passwords.ts";
-export { checkToken, issueToken, revokeTokens, type TokenCheck } from "./tokens.store.ts";
-export { createSignInThrottle, type SignInThrottle, type ThrottleOptions } from "./throttle.ts";
+export {
+  checkToken,
+  issueToken,
+  revokeToken,
+  revokeTokens,
+  type TokenCheck,
+} from "./tokens.store.ts";
+export {
+  createSignInThrottle,
+  defaultThrottle,
+  type SignInThrottle,
+  type ThrottleOptions,
+} from "./throttle.ts";

@@ -32,6 +32,11 @@ export async function checkToken(db: Db, token: string): Promise<TokenCheck> {
   return { ok: true, account };
 }
 
+/** Ends one token (sign-out); true when it existed. */
+export async function revokeToken(db: Db, token: string): Promise<boolean> {
+  return (await db.run(`DELETE FROM tokens WHERE hash = ?`, [hashToken(token)])).changes > 0;
+}
+
 /** Revokes every token of an account; returns how many there were, or null for an unknown name. */
 export async function revokeTokens(db: Db, name: string): Promise<number | null> {
   const row = await db.get<{ id: number | bigint }>(`SELECT id FROM accounts WHERE name = ?`, [

@@ -1,15 +1,16 @@
-import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
 import { isValidPublicIPv4Address, isValidPublicIPv6Address } from "@fedify/fedify";
 
 // Every outgoing request (lookup hops, key fetches, deliveries) passes here first. Fedify's
 // allowPrivateAddress guards only its own fetches, and we sign and send ourselves, so the check
-// is ours. A DNS answer can change between this check and the connection; that gap is accepted.
+// is ours. Here: the scheme, and hosts that need no DNS (IP literals, localhost). A name's
+// addresses are checked when the connection is made, by pinned-lookup.ts, so that a DNS answer
+// cannot change between the check and the connection.
 
 export type AddressCheck = { ok: true } | { ok: false; reason: string };
 
 /** Whether `url` may be requested: http(s) only, and public hosts only unless private ones are allowed. */
-export async function checkOutgoingUrl(url: string, allowPrivate: boolean): Promise<AddressCheck> {
+export function checkOutgoingUrl(url: string, allowPrivate: boolean): AddressCheck {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -24,18 +25,7 @@ export async function checkOutgoingUrl(url: string, allowPrivate: boolean): Prom
   if (host === "localhost" || host.endsWith(".localhost")) {
     return refuse(url, host);
   }
-  if (isIP(host) !== 0) return isPublicAddress(host) ? { ok: true } : refuse(url, host);
-  let addresses: { address: string }[];
-  try {
-    addresses = await lookup(host, { all: true });
-  } catch (error) {
-    return { ok: false, reason: `DNS lookup of ${host} failed: ${(error as Error).message}` };
-  }
-  if (addresses.length === 0)
-    return { ok: false, reason: `DNS lookup of ${host} returned no address` };
-  for (const { address } of addresses) {
-    if (!isPublicAddress(address)) return refuse(url, `${host} (${address})`);
-  }
+  if (isIP(host) !== 0 && !isPublicAddress(host)) return refuse(url, host);
   return { ok: true };
 }
 
@@ -55,8 +45,10 @@ export function isPrivateHost(hostname: string): boolean {
 }
 
 function refuse(url: string, host: string): AddressCheck {
-  return {
-    ok: false,
-    reason: `refused private address ${host} for ${url} (start the server with --allow-private-addresses to allow it)`,
-  };
+  return { ok: false, reason: privateAddressReason(url, host) };
+}
+
+/** Why `url` is not requested: its host (as `name (address)` once resolved) is private. */
+export function privateAddressReason(url: string, host: string): string {
+  return `refused private address ${host} for ${url} (start the server with --allow-private-addresses to allow it)`;
 }

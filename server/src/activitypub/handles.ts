@@ -1,4 +1,5 @@
 import { isPrivateHost } from "./addresses.ts";
+import type { Outgoing } from "./outgoing.ts";
 import { signedGet } from "./signing.ts";
 
 // Resolving `acct:user@host` / `@user@host` through WebFinger, keeping the reason on failure.
@@ -24,16 +25,17 @@ export type HandleResult = { ok: true; id: string } | { ok: false; reason: strin
 /** The ActivityPub id a handle's WebFinger document links to (`rel=self`, an AS2 type). */
 export async function resolveHandle(
   handle: Handle,
-  options: { allowPrivate: boolean; timeoutMs: number },
+  options: { outgoing: Outgoing; timeoutMs: number },
 ): Promise<HandleResult> {
   const resource = `acct:${handle.user}@${handle.host}`;
   const query = `/.well-known/webfinger?resource=${encodeURIComponent(resource)}`;
   const hostname = new URL(`http://${handle.host}`).hostname;
-  const schemes = options.allowPrivate && isPrivateHost(hostname) ? ["http", "https"] : ["https"];
+  const schemes =
+    options.outgoing.allowPrivate && isPrivateHost(hostname) ? ["http", "https"] : ["https"];
   const reasons: string[] = [];
   for (const scheme of schemes) {
     const result = await signedGet(`${scheme}://${handle.host}${query}`, null, {
-      allowPrivate: options.allowPrivate,
+      outgoing: options.outgoing,
       timeoutMs: options.timeoutMs,
       accept: "application/jrd+json, application/json",
     });

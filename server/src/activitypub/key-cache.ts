@@ -3,6 +3,7 @@ import { CryptographicKey } from "@fedify/fedify/vocab";
 import type { Db } from "../db/db.ts";
 import { findLocalActor, loadPublicKey } from "./local-keys.ts";
 import { idOf, isObject } from "./parse.ts";
+import type { Outgoing } from "./outgoing.ts";
 import { signedGet } from "./signing.ts";
 
 // Public keys for verifying inbox requests. Fedify's verifyRequest() asks its KeyCache first and
@@ -22,7 +23,7 @@ interface Entry {
 
 export interface KeyCacheOptions {
   db: Db;
-  allowPrivate: boolean;
+  outgoing: Outgoing;
 }
 
 export class InboxKeyCache implements KeyCache {
@@ -67,7 +68,7 @@ export class InboxKeyCache implements KeyCache {
     // Unsigned: servers with authorized fetch still serve actors' keys to anyone (that is how
     // a first contact can verify at all).
     const fetched = await signedGet(documentUrl.href, null, {
-      allowPrivate: this.#options.allowPrivate,
+      outgoing: this.#options.outgoing,
       timeoutMs: 10_000,
     });
     if (!fetched.ok) return failed(`key ${keyId.href} could not be fetched: ${fetched.reason}`);

@@ -1,10 +1,15 @@
 import type { webcrypto } from "node:crypto";
 import { signRequest } from "@fedify/fedify";
-import { checkOutgoingUrl } from "./addresses.ts";
+import { checkOutgoingUrl, privateAddressReason } from "./addresses.ts";
+import { parseJsonText, tooDeepReason } from "./json-depth.ts";
+import type { Outgoing } from "./outgoing.ts";
+import { readLimited, readPrefix } from "./read-limited.ts";
+import { PrivateAddressError } from "./pinned-lookup.ts";
 
 // Signed HTTP for everything we send: lookups (authorized fetch), key fetches and deliveries.
 // We sign with Fedify's signRequest() and send with fetch ourselves, so the bytes we deliver are
-// exactly the bytes we were given, and every redirect hop passes our address check.
+// exactly the bytes we were given, and every redirect hop passes our address check (the
+// connection of each hop is pinned to an address checked as it connects: outgoing.ts).
 
 export interface Signer {
   keyId: URL;
@@ -12,7 +17,8 @@ export interface Signer {
 }
 
 export interface FetchOptions {
-  allowPrivate: boolean;
+  /** The way out, and whether private addresses may be reached. */
+  outgoing: Outgoing;
   timeoutMs?: number;
   maxRedirects?: number;
   accept?: string;
@@ -20,10 +26,12 @@ export interface FetchOptions {
 
 export type FetchResult =
   | { ok: true; document: unknown; url: string; status: number }
-  | { ok: false; reason: string; status?: number };
+  | { ok: false; reason: string; status?: number; refused?: boolean };
 
 const ACCEPT =
   'application/activity+json, application/ld+json; profile="https://www.w3.org/ns/activitystreams"';
+/** Larger than any actor or object document; a lookup answer beyond it is refused. */
+const MAX_DOCUMENT_BYTES = 5 * 1024 * 1024;
 const USER_AGENT = "Corral (+https://github.com/corral)";
 
 /** GETs a JSON document, signed when a signer is given, following redirects hop by hop. */
@@ -36,7 +44,7 @@ export async function signedGet(
   const visited = new Set<string>();
   let current = url;
   for (let hop = 0; hop <= (options.maxRedirects ?? 5); hop++) {
-    const check = await checkOutgoingUrl(current, options.allowPrivate);
+    const check = checkOutgoingUrl(current, options.outgoing.allowPrivate);
     if (!check.ok) return { ok: false, reason: check.reason };
     if (visited.has(current)) return { ok: false, reason: `redirect loop at ${current}` };
     visited.add(current);
@@ -45,11 +53,11 @@ export async function signedGet(
       redirect: "manual",
     });
     if (signer) request = await signRequest(request, signer.privateKey, signer.keyId);
-    let response: Response;
+    let response: Awaited<ReturnType<Outgoing["send"]>>;
     try {
-      response = await fetch(request, { redirect: "manual", signal });
+      response = await options.outgoing.send(request, null, signal);
     } catch (error) {
-      return { ok: false, reason: describeFetchError(current, error, options.timeoutMs) };
+      return failure(current, error, options.timeoutMs);
     }
     const location = response.headers.get("Location");
     if (response.status >= 300 && response.status < 400 && location) {
@@ -58,27 +66,27 @@ export async function signedGet(
       continue;
     }
     if (!response.ok) {
-      const detail = (await response.text().catch(() => ""))
-        .slice(0, 200)
-        .replace(/\s+/g, " ")
-        .trim();
+      const detail = (await readPrefix(response)).slice(0, 200).replace(/\s+/g, " ").trim();
       return {
         ok: false,
         status: response.status,
         reason: `${current} answered ${response.status} ${response.statusText}${detail ? `: ${detail}` : ""}`,
       };
     }
-    const text = await response.text().catch(() => null);
-    if (text === null) return { ok: false, reason: `${current}: the body could not be read` };
-    try {
-      return { ok: true, document: JSON.parse(text), url: current, status: response.status };
-    } catch {
-      return {
-        ok: false,
-        status: response.status,
-        reason: `${current} did not answer JSON (${response.headers.get("Content-Type") ?? "no content type"})`,
-      };
-    }
+    const read = await readLimited(response, MAX_DOCUMENT_BYTES);
+    if (!read.ok)
+      return { ok: false, status: response.status, reason: `${current}: ${read.reason}` };
+    const parsed = parseJsonText(read.text);
+    if (parsed.ok)
+      return { ok: true, document: parsed.value, url: current, status: response.status };
+    return {
+      ok: false,
+      status: response.status,
+      reason:
+        parsed.reason === tooDeepReason
+          ? `${current} answered ${parsed.reason}`
+          : `${current} did not answer JSON (${response.headers.get("Content-Type") ?? "no content type"})`,
+    };
   }
   return { ok: false, reason: `too many redirects from ${url}` };
 }
@@ -93,7 +101,7 @@ export async function signedPost(
   signer: Signer,
   options: FetchOptions,
 ): Promise<PostResult> {
-  const check = await checkOutgoingUrl(inbox, options.allowPrivate);
+  const check = checkOutgoingUrl(inbox, options.outgoing.allowPrivate);
   if (!check.ok) return { ok: false, reason: check.reason, refused: true };
   const bytes = new TextEncoder().encode(body);
   const request = await signRequest(
@@ -112,14 +120,12 @@ export async function signedPost(
     { body: bytes.buffer as ArrayBuffer },
   );
   try {
-    const response = await fetch(request, {
-      redirect: "manual",
-      signal: AbortSignal.timeout(options.timeoutMs ?? 15_000),
-    });
-    const detail = (await response.text().catch(() => ""))
-      .slice(0, 200)
-      .replace(/\s+/g, " ")
-      .trim();
+    const response = await options.outgoing.send(
+      request,
+      bytes,
+      AbortSignal.timeout(options.timeoutMs ?? 15_000),
+    );
+    const detail = (await readPrefix(response)).slice(0, 200).replace(/\s+/g, " ").trim();
     if (response.status >= 200 && response.status < 300)
       return { ok: true, status: response.status };
     return {
@@ -128,8 +134,18 @@ export async function signedPost(
       reason: `${inbox} answered ${response.status} ${response.statusText}${detail ? `: ${detail}` : ""}`,
     };
   } catch (error) {
-    return { ok: false, reason: describeFetchError(inbox, error, options.timeoutMs) };
+    return failure(inbox, error, options.timeoutMs);
   }
+}
+
+/** A request that did not get an answer; a private address found on connecting is a refusal. */
+function failure(url: string, error: unknown, timeoutMs?: number) {
+  const cause = (error as { cause?: unknown }).cause;
+  if (cause instanceof PrivateAddressError) {
+    const reason = privateAddressReason(url, `${cause.hostname} (${cause.address})`);
+    return { ok: false as const, refused: true, reason };
+  }
+  return { ok: false as const, reason: describeFetchError(url, error, timeoutMs) };
 }
 
 function describeFetchError(url: string, error: unknown, timeoutMs?: number): string {

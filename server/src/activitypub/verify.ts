@@ -1,7 +1,8 @@
-import { verifyRequestDetailed, type DocumentLoader } from "@fedify/fedify";
+import { verifyRequestDetailed } from "@fedify/fedify";
 import type { Services } from "../services.ts";
+import { createDocumentLoader } from "./document-loader.ts";
 import { InboxKeyCache } from "./key-cache.ts";
-import { signedGet } from "./signing.ts";
+import { outgoingOf } from "./outgoing.ts";
 import { verifyDraftQuickly } from "./verify-draft.ts";
 
 // Who signed a request: the inbox (POST, body covered by the digest) and protected objects (GET).
@@ -36,7 +37,7 @@ export async function verifySigner(
   try {
     result = await verifyRequestDetailed(copy, {
       keyCache,
-      documentLoader: getDocumentLoader(services),
+      documentLoader: createDocumentLoader(outgoingOf(services)),
     });
   } catch (error) {
     // Fedify throws rather than answers for some keys (an Ed25519 key in a draft-cavage signature).
@@ -59,22 +60,12 @@ export async function verifySigner(
   return { ok: true, owner, keyId: result.key.id?.href ?? "" };
 }
 
-function getDocumentLoader(services: Services): DocumentLoader {
-  return async (url) => {
-    const fetched = await signedGet(url, null, {
-      allowPrivate: services.config.allowPrivateAddresses,
-    });
-    if (!fetched.ok) throw new Error(fetched.reason);
-    return { contextUrl: null, document: fetched.document, documentUrl: fetched.url };
-  };
-}
-
 function getKeyCache(services: Services): InboxKeyCache {
   let cache = keyCaches.get(services);
   if (!cache) {
     cache = new InboxKeyCache({
       db: services.db,
-      allowPrivate: services.config.allowPrivateAddresses,
+      outgoing: outgoingOf(services),
     });
     keyCaches.set(services, cache);
   }

@@ -40,6 +40,7 @@ export const commands: Record<"serve" | "account" | "lookup", CommandSpec> = {
       "baseUrls",
       "database",
       "allowPrivateAddresses",
+      "trustProxy",
       "upstream",
       "metrics",
       "logFormat",

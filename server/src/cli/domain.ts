@@ -7,6 +7,7 @@ export { listActors, listIdentifiers, type ActorRow } from "../actors/index.ts";
 export type { Db } from "../db/db.ts";
 export { createEventLog, createMemoryBus } from "../events/index.ts";
 export { parseHandle } from "../activitypub/handles.ts";
+export { createOutgoing } from "../activitypub/outgoing.ts";
 export { createCorralFederation } from "../federation/index.ts";
 export { lookupUri } from "../lookup/lookup.ts";
 export type { Services } from "../services.ts";

@@ -9,6 +9,7 @@ const serveOptions = [
   ["--base-url URL ...", "default: http://localhost:PORT; env: CORRAL_BASE_URLS (comma-separated)"],
   ["--database URL", "default: sqlite:./data/corral.sqlite; env: CORRAL_DATABASE"],
   ["--allow-private-addresses", "default: off; env: CORRAL_ALLOW_PRIVATE_ADDRESSES=1"],
+  ["--trust-proxy", "default: off; env: CORRAL_TRUST_PROXY=1"],
   ["--upstream URL", "default: none; env: CORRAL_UPSTREAM"],
 ];
 

@@ -8,6 +8,7 @@ import {
   createCorralFederation,
   createEventLog,
   createMemoryBus,
+  createOutgoing,
   lookupUri,
   openStore,
   type ActorRow,
@@ -42,6 +43,7 @@ export async function runLookup(
       uri: command.uri,
       timeoutMs: command.timeoutMs,
     }).finally(done);
+    await services.outgoing?.close();
     if ("error" in result) throw new Error(result.error);
     print(JSON.stringify(command.parsed ? result.parsed : result.raw, null, 2));
   } finally {
@@ -61,12 +63,10 @@ function lookupServices(db: Db, command: LookupCommand, actors: ActorRow[]): Ser
     baseUrls: [...new Set(actors.map((actor) => actor.baseUrl))],
   });
   const bus = createMemoryBus();
-  const federation = createCorralFederation({
-    kv: new MemoryKvStore(),
-    allowPrivateAddress: command.allowPrivateAddresses,
-  });
+  const outgoing = createOutgoing({ allowPrivate: command.allowPrivateAddresses });
+  const federation = createCorralFederation({ kv: new MemoryKvStore(), outgoing });
   const events = createEventLog(db, bus, { cap: config.streamCap });
-  return { config, db, events, federation, bus };
+  return { config, db, events, federation, bus, outgoing };
 }
 
 /** On a terminal, a line that says what we wait for, erased once done; elsewhere nothing. */

@@ -163,6 +163,28 @@ const migrations: Migration[] = [
       )`,
     ],
   },
+  {
+    // Untrusted input (server.md §10): failed sign-ins, counted per name and per client address
+    // in the database so that every process sees them; activity ids each inbox actor has taken,
+    // so that a replay adds nothing.
+    id: 4,
+    sql: () => [
+      `CREATE TABLE signin_failures (
+        key TEXT NOT NULL,
+        failed_at BIGINT NOT NULL
+      )`,
+      `CREATE INDEX signin_failures_key ON signin_failures(key, failed_at)`,
+      `CREATE INDEX signin_failures_time ON signin_failures(failed_at)`,
+      `CREATE TABLE inbox_seen (
+        actor_id TEXT NOT NULL,
+        activity_id TEXT NOT NULL,
+        sender_id TEXT NOT NULL,
+        received_at BIGINT NOT NULL,
+        PRIMARY KEY (actor_id, activity_id, sender_id)
+      )`,
+      `CREATE INDEX inbox_seen_time ON inbox_seen(received_at)`,
+    ],
+  },
 ];
 
 // Any fixed number: PostgreSQL processes migrating one database take turns on this lock.

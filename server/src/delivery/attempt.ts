@@ -3,7 +3,8 @@ import type { DeliveryRow } from "../db/deliveries.store.ts";
 import type { Receive } from "../receive/accept-activity.ts";
 import { isOurs } from "../activitypub/origins.ts";
 import { loadSigner } from "../activitypub/local-keys.ts";
-import { idOf, isObject } from "../activitypub/parse.ts";
+import { outgoingOf } from "../activitypub/outgoing.ts";
+import { isObject } from "../activitypub/parse.ts";
 import { signedPost, type PostResult } from "../activitypub/signing.ts";
 
 // One attempt at one queued delivery: the POST (or, for an inbox on this server, the receiving)
@@ -27,12 +28,10 @@ async function deliverThere(services: Services, row: DeliveryRow): Promise<PostR
   const signer = await loadSigner(services.db, row.actor_id);
   if (!signer)
     return { ok: false, refused: true, reason: `actor ${row.actor_id} has no signing key here` };
-  return signedPost(row.inbox, row.body, signer, {
-    allowPrivate: services.config.allowPrivateAddresses,
-  });
+  return signedPost(row.inbox, row.body, signer, { outgoing: outgoingOf(services) });
 }
 
-/** An inbox on this server: no HTTP, no signature (we are the signer), same routing as the inbox. */
+/** An inbox on this server: no HTTP, no signature (we are the signer), the inbox's rules. */
 async function deliverHere(
   services: Services,
   row: DeliveryRow,
@@ -42,9 +41,11 @@ async function deliverHere(
   const raw: unknown = JSON.parse(row.body);
   if (!isObject(raw))
     return { ok: false, refused: true, reason: "the activity is not a JSON object" };
-  const sender = idOf(raw.actor) ?? row.actor_id;
   const origin = new URL(row.inbox).origin;
   const actorId = row.inbox === `${origin}/inbox` ? null : row.inbox.replace(/\/inbox$/, "");
-  await receive(services, raw, sender, actorId);
+  // The sender is the actor whose delivery this is, as a signature would prove; the receiving
+  // side refuses an activity that claims another actor (server.md §10).
+  const received = await receive(services, raw, row.actor_id, actorId);
+  if (!received.ok) return { ok: false, refused: true, status: 401, reason: received.reason };
   return { ok: true, status: 202 };
 }

@@ -2,6 +2,7 @@ import { actorUris, findActor } from "../actors/index.ts";
 import type { Services } from "../services.ts";
 import { isOurs } from "../activitypub/origins.ts";
 import { loadSigner } from "../activitypub/local-keys.ts";
+import { outgoingOf } from "../activitypub/outgoing.ts";
 import { idOf, isObject } from "../activitypub/parse.ts";
 import { signedGet } from "../activitypub/signing.ts";
 
@@ -35,7 +36,7 @@ export async function resolveInboxes(
   if (cached && cached.expires > Date.now()) return { ok: true, ...cached.inboxes };
   const signer = await loadSigner(services.db, asActorId);
   const fetched = await signedGet(targetId, signer, {
-    allowPrivate: services.config.allowPrivateAddresses,
+    outgoing: outgoingOf(services),
     timeoutMs: 10_000,
   });
   if (!fetched.ok) return { ok: false, reason: fetched.reason };

@@ -10,7 +10,7 @@ import { createActorRoutes } from "./actor.ts";
 import { requireAccount, type FeEnv } from "./auth.ts";
 import { sendDetail } from "./errors.ts";
 import { createStreamRoutes } from "./streams.ts";
-import { createSignInRoutes } from "./signin.ts";
+import { createSignInRoutes, createSignOutRoutes } from "./signin.ts";
 import { createTriggerRoutes } from "./triggers.ts";
 import { createHostRoutes } from "./hosts.ts";
 
@@ -25,6 +25,7 @@ export function createFeApp(services: Services, options: { throttle?: SignInThro
   );
   fe.route("/", createSignInRoutes(services, options.throttle));
   fe.use("*", requireAccount(services));
+  fe.route("/", createSignOutRoutes(services));
   fe.route("/", createAccountRoutes(services));
   fe.route("/", createActorRoutes(services));
   fe.route("/", createStreamRoutes(services));

@@ -1,5 +1,4 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { createSignInThrottle } from "../accounts/index.ts";
 import { addAccount, fe, signIn, startTestServer, type TestServer } from "../../test/server.ts";
 
 let server: TestServer;
@@ -55,11 +54,9 @@ describe("POST /fe/signin", () => {
 
   it("answers 429 with a reason once a name has failed too often, even with the right password", async () => {
     let now = 1_000_000;
-    const throttle = createSignInThrottle(
-      { windowMs: 60_000, maxPerName: 3, maxPerAddress: 100 },
-      () => now,
-    );
-    server = await startTestServer({ throttle });
+    server = await startTestServer({
+      throttle: { windowMs: 60_000, maxPerName: 3, maxPerAddress: 100, now: () => now },
+    });
     await addAccount(server, "alice");
     for (let i = 0; i < 3; i++) {
       expect(

@@ -5,9 +5,12 @@ import {
   decoyHash,
   findPasswordHash,
   issueToken,
+  revokeToken,
   verifyPassword,
 } from "../accounts/index.ts";
 import type { Services } from "../services.ts";
+import type { FeEnv } from "./auth.ts";
+import { clientAddress } from "./client-address.ts";
 import { sendDetail } from "./errors.ts";
 import { readJsonBody } from "./read-body.ts";
 import type { SignInResponse } from "./wire.ts";
@@ -15,13 +18,16 @@ import type { SignInResponse } from "./wire.ts";
 const signInBody = z.object({ name: z.string(), password: z.string() });
 
 /** POST /signin: a new token per sign-in; repeated failures are refused with 429. */
-export function createSignInRoutes(services: Services, throttle = createSignInThrottle()) {
+export function createSignInRoutes(
+  services: Services,
+  throttle = createSignInThrottle(services.db),
+) {
   return new Hono().post("/signin", async (c) => {
     const body = await readJsonBody(c, signInBody);
     if (!body.ok) return body.response;
     const { name, password } = body.value;
-    const address = clientAddress(c.env);
-    const wait = throttle.retryAfter(name, address);
+    const address = clientAddress(c, services.config.trustProxy);
+    const wait = await throttle.retryAfter(name, address);
     if (wait > 0) {
       return sendDetail(c, 429, `Too many failed sign-ins; try again in ${wait} s`, {
         "Retry-After": String(wait),
@@ -31,17 +37,19 @@ export function createSignInRoutes(services: Services, throttle = createSignInTh
     // Unknown names cost a hash check too, so timing does not tell which names exist.
     const valid = await verifyPassword(password, stored?.hash ?? (await decoyHash()));
     if (!stored || !valid) {
-      throttle.recordFailure(name, address);
+      await throttle.recordFailure(name, address);
       return sendDetail(c, 401, "Wrong account name or password");
     }
-    throttle.recordSuccess(name);
+    await throttle.recordSuccess(name);
     const token = await issueToken(services.db, stored.id, services.config.tokenTtlMs);
     return c.json({ token } satisfies SignInResponse);
   });
 }
 
-function clientAddress(env: unknown): string {
-  const incoming = (env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)
-    ?.incoming;
-  return incoming?.socket?.remoteAddress ?? "unknown";
+/** POST /signout: ends the caller's token, and only it (204); its streams close on their next check. */
+export function createSignOutRoutes(services: Services) {
+  return new Hono<FeEnv>().post("/signout", async (c) => {
+    await revokeToken(services.db, c.get("token"));
+    return c.body(null, 204);
+  });
 }

@@ -1,11 +1,14 @@
 // GET /account/stream/{incoming|outgoing|error}: Server-Sent Events. Frames are
 // `id: N`, `data: <one line of JSON>`, blank line. A reconnect with Last-Event-ID gets every
 // stored event after N, so a dropped connection or a restart loses nothing; live events arrive
-// through the bus (no polling), and a `: keep-alive` comment keeps idle connections open.
+// through the bus (no polling), and a `: keep-alive` comment keeps idle connections open. Each
+// keep-alive re-reads the token from the database: a stream ends with its token (sign-out,
+// revoke-tokens, a new password, expiry), whichever process ended it.
 
 import { Hono } from "hono";
 import type { StreamName } from "./wire.ts";
 import { streamNames } from "./wire.ts";
+import { checkToken } from "../accounts/index.ts";
 import type { Services } from "../services.ts";
 import type { FeEnv } from "./auth.ts";
 import { sendValidationErrors } from "./errors.ts";
@@ -25,9 +28,16 @@ export function createStreamRoutes(services: Services) {
       ]);
     }
     const lastEventId = Number.parseInt(c.req.header("last-event-id") ?? "", 10);
-    const body = openSseStream(services, c.get("account").id, stream as StreamName, {
+    const accountId = c.get("account").id;
+    const token = c.get("token");
+    const body = openSseStream(services, accountId, stream as StreamName, {
       after: Number.isSafeInteger(lastEventId) && lastEventId >= 0 ? lastEventId : null,
       signal: c.req.raw.signal,
+      // Checked in the database, so a sign-out or revoke-tokens in any process ends the stream.
+      stillValid: async () => {
+        const check = await checkToken(services.db, token);
+        return check.ok && check.account.id === accountId;
+      },
     });
     return new Response(body, {
       headers: {
@@ -48,7 +58,12 @@ export function openSseStream(
   services: Services,
   accountId: number,
   stream: StreamName,
-  options: { after: number | null; signal?: AbortSignal },
+  options: {
+    after: number | null;
+    signal?: AbortSignal;
+    /** Asked at every keep-alive: false (the token ended or expired) closes the stream. */
+    stillValid?: () => Promise<boolean>;
+  },
 ): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   let lastSent = 0;
@@ -132,7 +147,12 @@ export function openSseStream(
       // dispatch nothing. Resuming from it later gets whatever the client had not yet stored.
       if (options.after !== lastSent) controller.enqueue(encoder.encode(`id: ${lastSent}\n\n`));
       keepAlive = setInterval(() => {
-        if (!closed) controller.enqueue(encoder.encode(": keep-alive\n\n"));
+        if (closed) return;
+        controller.enqueue(encoder.encode(": keep-alive\n\n"));
+        options.stillValid?.().then(
+          (valid) => valid || onAbort(),
+          () => {}, // a database hiccup is not a sign-out: the next tick asks again
+        );
       }, services.config.keepAliveMs);
       pump(controller);
     },

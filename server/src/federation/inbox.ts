@@ -1,6 +1,7 @@
 import type { Services } from "../services.ts";
 import { receiveActivity } from "./index.ts";
 import { findLocalActor } from "../activitypub/local-keys.ts";
+import { parseJsonText, tooDeepReason } from "../activitypub/json-depth.ts";
 import { idOf, isObject } from "../activitypub/parse.ts";
 import { verifySigner } from "../activitypub/verify.ts";
 
@@ -25,12 +26,10 @@ export async function handleInbox(
   }
   const bytes = new Uint8Array(await request.arrayBuffer());
   if (bytes.byteLength > MAX_BODY_BYTES) return problem(413, "activity larger than 1 MiB");
-  let activity: unknown;
-  try {
-    activity = JSON.parse(new TextDecoder().decode(bytes));
-  } catch {
-    return problem(400, "the body is not JSON");
-  }
+  const parsed = parseJsonText(new TextDecoder().decode(bytes));
+  if (!parsed.ok)
+    return problem(400, parsed.reason === tooDeepReason ? parsed.reason : "the body is not JSON");
+  const activity = parsed.value;
   const sender = isObject(activity) ? idOf(activity.actor) : undefined;
   if (!sender) return problem(400, "the activity has no actor");
 
@@ -39,7 +38,14 @@ export async function handleInbox(
   if (signed.owner !== sender)
     return problem(401, `signed by ${signed.owner}, not by the activity's actor ${sender}`);
 
-  await receiveActivity(services, activity as Record<string, unknown>, sender, actorId);
+  const received = await receiveActivity(
+    services,
+    activity as Record<string, unknown>,
+    sender,
+    actorId,
+  );
+  if (!received.ok) return problem(401, received.reason);
+  // A replay is answered like the first delivery: the sender need not know we had it.
   return new Response(null, { status: 202 });
 }
 

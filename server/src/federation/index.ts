@@ -2,6 +2,8 @@
 // through Fedify: app.ts hands them to inbox.ts (signature checks and the streams are ours).
 
 import { createFederation, type Federation, type KvStore } from "@fedify/fedify";
+import { createDocumentLoader } from "../activitypub/document-loader.ts";
+import type { Outgoing } from "../activitypub/outgoing.ts";
 import { onAccepted, onDeleted, onFollowed, onRejected, onUndone } from "../follows/incoming.ts";
 import { acceptActivity, type Receive } from "../receive/accept-activity.ts";
 import { InboxHandlers } from "../receive/inbox-handlers.ts";
@@ -12,12 +14,15 @@ import { registerNodeInfo } from "./nodeinfo.ts";
 
 export function createCorralFederation(options: {
   kv: KvStore;
-  allowPrivateAddress: boolean;
+  outgoing: Outgoing;
 }): Federation<Services> {
+  // Fedify's own fetches (JSON-LD contexts of stored activities, keys) go out our way too, with
+  // our User-Agent (Fedify refuses its userAgent option beside loader factories).
+  const loader = createDocumentLoader(options.outgoing);
   const federation = createFederation<Services>({
     kv: options.kv,
-    allowPrivateAddress: options.allowPrivateAddress,
-    userAgent: { software: "corral" },
+    documentLoaderFactory: () => loader,
+    contextLoaderFactory: () => loader,
   });
   registerActorDispatcher(federation); // actor documents, keys, WebFinger handles
   registerCollections(federation); // followers, following, outbox

@@ -2,7 +2,8 @@ import { findActorIdByIdentifier } from "../actors/index.ts";
 import type { Services } from "../services.ts";
 import { parseHandle, resolveHandle } from "../activitypub/handles.ts";
 import { loadSigner } from "../activitypub/local-keys.ts";
-import { isOurs } from "../activitypub/origins.ts";
+import { outgoingOf } from "../activitypub/outgoing.ts";
+import { isOurs, listOurOrigins } from "../activitypub/origins.ts";
 import { loadLocalDocument } from "./local-documents.ts";
 import { parseActivityPub } from "../activitypub/parse.ts";
 import { signedGet } from "../activitypub/signing.ts";
@@ -34,14 +35,18 @@ async function lookup(
   // One deadline for the whole lookup: WebFinger and the fetch share it.
   const deadline = Date.now() + (input.timeoutMs ?? DEFAULT_TIMEOUT_MS);
   const remaining = () => Math.max(1, deadline - Date.now());
-  const allowPrivate = Boolean(services.config.allowPrivateAddresses);
+  const outgoing = outgoingOf(services);
   let uri = input.uri.trim();
   const handle = parseHandle(uri);
   if (handle) {
-    const local = await findActorIdByIdentifier(services.db, `acct:${handle.user}@${handle.host}`);
+    const acct = `acct:${handle.user}@${handle.host}`;
+    const local = await findActorIdByIdentifier(services.db, acct);
     if (local) uri = local;
+    // Our own host: the database is the whole truth, and WebFinger advice would mislead.
+    else if (listOurOrigins(services).some((origin) => new URL(origin).host === handle.host))
+      return { raw: null, error: `no actor ${acct} on this server` };
     else {
-      const resolved = await resolveHandle(handle, { allowPrivate, timeoutMs: remaining() });
+      const resolved = await resolveHandle(handle, { outgoing, timeoutMs: remaining() });
       if (!resolved.ok) return { raw: null, error: resolved.reason };
       uri = resolved.id;
     }
@@ -55,7 +60,7 @@ async function lookup(
   }
   const signer = await loadSigner(services.db, input.actorId);
   if (!signer) return { raw: null, error: `actor ${input.actorId} has no signing key here` };
-  const result = await signedGet(uri, signer, { allowPrivate, timeoutMs: remaining() });
+  const result = await signedGet(uri, signer, { outgoing, timeoutMs: remaining() });
   if (!result.ok) return { raw: null, error: result.reason };
   return { raw: result.document, parsed: parseActivityPub(result.document) };
 }

@@ -136,6 +136,12 @@ describe("lookup", () => {
       ),
     });
     expect((unknownHandle as { error: string }).error).not.toContain("https://");
+    // On our own host, no WebFinger round trip and no advice about schemes or flags.
+    const host = new URL(bob.actorId).host;
+    expect(await lookupUri(b.services, { actorId: bob.actorId, uri: `@nobody@${host}` })).toEqual({
+      raw: null,
+      error: `no actor acct:nobody@${host} on this server`,
+    });
     const bad = await lookupUri(b.services, { actorId: bob.actorId, uri: "ftp://example.com/x" });
     expect(bad).toEqual({ raw: null, error: expect.stringContaining("neither") });
   });

@@ -1,0 +1,71 @@
+import { describe, expect, it } from "vitest";
+import type { Outgoing } from "./outgoing.ts";
+import { signedGet } from "./signing.ts";
+
+// A redirect from a public host to a private one cannot be played on loopback (the first hop
+// would be refused already), so the way out is scripted here: it answers without any network
+// and records what was sent.
+
+function scriptedOutgoing(answers: Record<string, Response>) {
+  const sent: string[] = [];
+  const outgoing: Outgoing = {
+    allowPrivate: false,
+    send: async (request) => {
+      sent.push(request.url);
+      const answer = answers[request.url];
+      if (!answer) throw new Error(`unexpected request to ${request.url}`);
+      return answer as never;
+    },
+    close: async () => {},
+  };
+  return { sent, outgoing };
+}
+
+describe("signedGet's redirects", () => {
+  it("checks every hop: a redirect to a private address is refused without being requested", async () => {
+    const { sent, outgoing } = scriptedOutgoing({
+      "https://public.example/a": new Response(null, {
+        status: 302,
+        headers: { Location: "http://169.254.169.254/latest/meta-data" },
+      }),
+    });
+    expect(await signedGet("https://public.example/a", null, { outgoing })).toEqual({
+      ok: false,
+      reason: expect.stringMatching(/refused private address 169\.254\.169\.254/),
+    });
+    expect(sent).toEqual(["https://public.example/a"]);
+  });
+
+  it("follows a redirect between public hosts to the document", async () => {
+    const { sent, outgoing } = scriptedOutgoing({
+      "https://public.example/a": new Response(null, {
+        status: 301,
+        headers: { Location: "https://other.example/b" },
+      }),
+      "https://other.example/b": Response.json({ id: "https://other.example/b" }),
+    });
+    expect(await signedGet("https://public.example/a", null, { outgoing })).toMatchObject({
+      ok: true,
+      document: { id: "https://other.example/b" },
+    });
+    expect(sent).toEqual(["https://public.example/a", "https://other.example/b"]);
+  });
+
+  it("stops reading a document past 5 MiB, however much the server would send", async () => {
+    let pulled = 0;
+    const endless = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulled++;
+        controller.enqueue(new Uint8Array(64 * 1024).fill(0x20));
+      },
+    });
+    const { outgoing } = scriptedOutgoing({
+      "https://public.example/huge": new Response(endless, { status: 200 }),
+    });
+    expect(await signedGet("https://public.example/huge", null, { outgoing })).toMatchObject({
+      ok: false,
+      reason: "https://public.example/huge: the body is larger than 5 MiB",
+    });
+    expect(pulled).toBeLessThan(100);
+  });
+});

@@ -1,0 +1,94 @@
+// A remote ActivityPub actor played by the test: a bare HTTP server on loopback with a real RSA
+// key, serving its actor document (and any extra documents), recording every request, and
+// signing requests as itself. Corral fetches its key over HTTP, as it would from any server.
+
+import { createServer, type IncomingMessage, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { exportSpki, generateCryptoKeyPair, signRequest } from "@fedify/fedify";
+
+export interface RemoteActor {
+  /** http://HOST:PORT, HOST being `name` (default 127.0.0.1). */
+  base: string;
+  port: number;
+  actorId: string;
+  requests: { method: string; url: string; headers: IncomingMessage["headers"]; body: string }[];
+  /** Serves `body` (JSON text) at `path` from now on. */
+  serve(path: string, body: string): void;
+  /** A POST of `body` to `url` signed with this actor's key (draft-cavage unless told). */
+  signedPost(url: string, body: string, spec?: "rfc9421"): Promise<Request>;
+  close(): Promise<void>;
+}
+
+export async function startRemoteActor(
+  options: { name?: string; inboxName?: string } = {},
+): Promise<RemoteActor> {
+  const keys = await generateCryptoKeyPair("RSASSA-PKCS1-v1_5");
+  const publicKeyPem = await exportSpki(keys.publicKey);
+  const documents = new Map<string, string>();
+  const requests: RemoteActor["requests"] = [];
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => {
+      requests.push({
+        method: req.method!,
+        url: req.url!,
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString("utf8"),
+      });
+      const path = (req.url ?? "/").split("?")[0]!;
+      const document = req.method === "GET" ? documents.get(path) : undefined;
+      if (document !== undefined) {
+        res.writeHead(200, { "Content-Type": "application/activity+json" });
+        res.end(document);
+      } else {
+        res.writeHead(req.method === "POST" ? 202 : 404);
+        res.end();
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as AddressInfo).port;
+  const base = `http://${options.name ?? "127.0.0.1"}:${port}`;
+  const inboxBase = `http://${options.inboxName ?? options.name ?? "127.0.0.1"}:${port}`;
+  const actorId = `${base}/actor`;
+  documents.set(
+    "/actor",
+    JSON.stringify({
+      "@context": ["https://www.w3.org/ns/activitystreams", "https://w3id.org/security/v1"],
+      id: actorId,
+      type: "Person",
+      preferredUsername: "remote",
+      inbox: `${inboxBase}/inbox`,
+      publicKey: { id: `${actorId}#main-key`, owner: actorId, publicKeyPem },
+    }),
+  );
+  return {
+    base,
+    port,
+    actorId,
+    requests,
+    serve: (path, body) => void documents.set(path, body),
+    signedPost: (url, body, spec) =>
+      signRequest(
+        new Request(url, {
+          method: "POST",
+          headers: { "Content-Type": "application/activity+json" },
+          body,
+        }),
+        keys.privateKey,
+        new URL(`${actorId}#main-key`),
+        spec ? { spec } : {},
+      ),
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+/** JSON text of an object nested `depth` levels deep: {"a":{"a":…1…}}. */
+export function deepJson(depth: number): string {
+  return `${'{"a":'.repeat(depth)}1${"}".repeat(depth)}`;
+}
