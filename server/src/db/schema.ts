@@ -104,7 +104,33 @@ const migrations: Migration[] = [
     id: 2,
     sql: () => [`ALTER TABLE deliveries ADD COLUMN account_id BIGINT`],
   },
+  {
+    // Event log: a counter row per stream, bumped in the append's transaction, hands out seqs
+    // (docs/adr/0006-event-log-appends.md); it starts at each stream's newest stored event.
+    id: 3,
+    sql: () => [
+      `CREATE TABLE event_streams (
+        account_id BIGINT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+        stream TEXT NOT NULL,
+        seq BIGINT NOT NULL,
+        PRIMARY KEY (account_id, stream)
+      )`,
+      `INSERT INTO event_streams (account_id, stream, seq)
+        SELECT account_id, stream, MAX(seq) FROM events GROUP BY account_id, stream`,
+      // Sweeping expired sign-in tokens without reading the whole table.
+      `CREATE INDEX tokens_expires ON tokens(expires_at)`,
+    ],
+  },
 ];
+
+/** The newest migration's id: /readyz answers 200 only once a database has it. */
+export const latestMigration = migrations[migrations.length - 1]!.id;
+
+/** True when every migration this build knows has been applied. */
+export async function migrationsDone(db: Db): Promise<boolean> {
+  const row = await db.get<{ id: number | null }>(`SELECT MAX(id) AS id FROM schema_migrations`);
+  return Number(row?.id ?? 0) >= latestMigration;
+}
 
 // Any fixed number: PostgreSQL processes migrating one database take turns on this lock.
 const MIGRATION_LOCK = 0x636f7272; // "corr"

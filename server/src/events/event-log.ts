@@ -1,18 +1,36 @@
-// Per account and stream, a numbered, capped history of events. append() stores and announces;
-// readAfter() is what SSE replays and what live subscribers read when the bus tells them to.
+// Per account and stream, a numbered, bounded history of events. append() stores and announces;
+// readAfter() is what SSE replays; watch() is how SSE follows a stream live, one shared read per
+// notification per stream in this process (fan-out.ts).
 
 import type { BusMessage, EventBus } from "../db/bus.ts";
-import { UniqueViolation, type Db } from "../db/db.ts";
-import { insertEvent, lastEventSeq, readEventsAfter, type StoredEvent } from "./events.store.ts";
+import type { Db } from "../db/db.ts";
+import {
+  appendEvent,
+  lastEventSeq,
+  pruneEvents,
+  readEventsAfter,
+  type StoredEvent,
+} from "../db/events.store.ts";
+import { createFanOut, type Watch, type WatchHandlers } from "./fan-out.ts";
+import { eventJson, MAX_EVENT_BYTES } from "./fit-event.ts";
 import { streamNames, type StreamName } from "./streams.ts";
 
-export type { StoredEvent };
+export type { StoredEvent, Watch, WatchHandlers };
 
 /** A bus message about one of the streams (other names on the bus are not ours and are dropped). */
 export type StreamMessage = BusMessage & { stream: StreamName };
 
+export interface EventLogOptions {
+  /** Events kept per stream (at least; pruning runs every `pruneEvery` appends of a stream). */
+  cap: number;
+  /** Default: the cap, at most 100. */
+  pruneEvery?: number;
+  /** Larger events are stored cut down, with "truncated": true (fit-event.ts). */
+  maxEventBytes?: number;
+}
+
 export interface EventLog {
-  /** Stores `data` as the next event of the stream, prunes beyond the cap, fans out; returns the seq. */
+  /** Stores `data` as the next event of the stream and announces it; returns the seq. */
   append(accountId: number, stream: StreamName, data: object): Promise<number>;
   /** Events after `afterSeq`, oldest first, at most `limit` (data is the stored JSON text). */
   readAfter(
@@ -24,34 +42,50 @@ export interface EventLog {
   /** The newest seq of a stream, 0 when empty. */
   lastSeq(accountId: number, stream: StreamName): Promise<number>;
   subscribe(listener: (message: StreamMessage) => void): () => void;
+  /** Every event after `after` (null: from now on), then each new one as it is stored. */
+  watch(
+    accountId: number,
+    stream: StreamName,
+    after: number | null,
+    handlers: WatchHandlers,
+  ): Promise<Watch>;
+  /** Live watches in this process. */
+  watchers(): number;
 }
 
-export function createEventLog(db: Db, bus: EventBus, options: { cap: number }): EventLog {
-  const insert = (accountId: number, stream: StreamName, json: string) =>
-    insertEvent(db, accountId, stream, json, options.cap);
+export function createEventLog(db: Db, bus: EventBus, options: EventLogOptions): EventLog {
+  const pruneEvery = options.pruneEvery ?? Math.min(options.cap, 100);
+  const maxBytes = options.maxEventBytes ?? MAX_EVENT_BYTES;
+  const readAfter = (accountId: number, stream: string, afterSeq: number, limit = 500) =>
+    readEventsAfter(db, accountId, stream, afterSeq, limit);
+  const subscribe = (listener: (message: StreamMessage) => void) =>
+    bus.subscribe((message) => {
+      if ((streamNames as readonly string[]).includes(message.stream))
+        listener(message as StreamMessage);
+    });
+  const fanOut = createFanOut({
+    readAfter,
+    lastSeq: (accountId, stream) => lastEventSeq(db, accountId, stream),
+    subscribe,
+  });
 
   return {
     async append(accountId, stream, data) {
-      const json = JSON.stringify(data);
-      let seq: number | undefined;
-      // Two processes sharing PostgreSQL may pick the same next seq; the loser tries again.
-      for (let attempt = 0; seq === undefined; attempt++) {
-        try {
-          seq = await insert(accountId, stream, json);
-        } catch (error) {
-          if (!(error instanceof UniqueViolation) || attempt >= 10) throw error;
-        }
-      }
+      const seq = await appendEvent(db, accountId, stream, eventJson(data, maxBytes));
       await bus.publish({ accountId, stream, seq });
+      // Outside the append: the counter row is not held while old events are deleted, and a
+      // failed prune costs only space until the next one.
+      if (seq % pruneEvery === 0 && seq > options.cap) {
+        await pruneEvents(db, accountId, stream, seq - options.cap).catch((error: Error) =>
+          console.error(`pruning ${stream} of account ${accountId} failed: ${error.message}`),
+        );
+      }
       return seq;
     },
-    readAfter: (accountId, stream, afterSeq, limit = 500) =>
-      readEventsAfter(db, accountId, stream, afterSeq, limit),
+    readAfter,
     lastSeq: (accountId, stream) => lastEventSeq(db, accountId, stream),
-    subscribe: (listener) =>
-      bus.subscribe((message) => {
-        if ((streamNames as readonly string[]).includes(message.stream))
-          listener(message as StreamMessage);
-      }),
+    subscribe,
+    watch: (accountId, stream, after, handlers) => fanOut.watch(accountId, stream, after, handlers),
+    watchers: () => fanOut.watchers(),
   };
 }

@@ -1,0 +1,91 @@
+import type { Db } from "./db.ts";
+
+// The events table and its per-stream counter (event_streams). An append takes the next seq by
+// bumping the stream's counter row in the same transaction as the insert: the row lock makes
+// appends to one stream take turns, so seqs commit in order and a reader never sees N+1 before
+// N (docs/adr/0006-event-log-appends.md). It lives in db/ because the append differs by dialect.
+
+export interface StoredEvent {
+  seq: number;
+  data: string;
+}
+
+// PostgreSQL: one statement, so one round trip and READ COMMITTED (a SERIALIZABLE transaction
+// would fail with 40001 when two appends update the same counter row). ON CONFLICT DO UPDATE
+// waits for the row lock and then bumps the newest committed value.
+const appendPostgres = `WITH next AS (
+    INSERT INTO event_streams (account_id, stream, seq) VALUES (?, ?, 1)
+    ON CONFLICT (account_id, stream) DO UPDATE SET seq = event_streams.seq + 1
+    RETURNING seq)
+  INSERT INTO events (account_id, stream, seq, data, created_at)
+  SELECT ?, ?, seq, ?, ? FROM next RETURNING seq`;
+
+const bumpCounter = `INSERT INTO event_streams (account_id, stream, seq) VALUES (?, ?, 1)
+  ON CONFLICT (account_id, stream) DO UPDATE SET seq = event_streams.seq + 1 RETURNING seq`;
+
+/** Stores `json` as the stream's next event; returns its seq. */
+export async function appendEvent(
+  db: Db,
+  accountId: number,
+  stream: string,
+  json: string,
+): Promise<number> {
+  const now = Date.now();
+  if (db.dialect === "postgres") {
+    const row = await db.get<{ seq: number }>(appendPostgres, [
+      accountId,
+      stream,
+      accountId,
+      stream,
+      json,
+      now,
+    ]);
+    return Number(row!.seq);
+  }
+  // SQLite: BEGIN IMMEDIATE already serialises every writer; the counter keeps ids growing.
+  return db.transaction(async (tx) => {
+    const seq = Number((await tx.get<{ seq: number }>(bumpCounter, [accountId, stream]))!.seq);
+    await tx.run(
+      `INSERT INTO events (account_id, stream, seq, data, created_at) VALUES (?, ?, ?, ?, ?)`,
+      [accountId, stream, seq, json, now],
+    );
+    return seq;
+  });
+}
+
+/** Deletes the stream's events numbered `upTo` and below; returns how many. */
+export async function pruneEvents(
+  db: Db,
+  accountId: number,
+  stream: string,
+  upTo: number,
+): Promise<number> {
+  const { changes } = await db.run(
+    `DELETE FROM events WHERE account_id = ? AND stream = ? AND seq <= ?`,
+    [accountId, stream, upTo],
+  );
+  return changes;
+}
+
+export async function readEventsAfter(
+  db: Db,
+  accountId: number,
+  stream: string,
+  afterSeq: number,
+  limit: number,
+): Promise<StoredEvent[]> {
+  const rows = await db.all<{ seq: number | bigint; data: string }>(
+    `SELECT seq, data FROM events WHERE account_id = ? AND stream = ? AND seq > ? ORDER BY seq LIMIT ?`,
+    [accountId, stream, afterSeq, limit],
+  );
+  return rows.map((row) => ({ seq: Number(row.seq), data: row.data }));
+}
+
+/** The newest seq handed out for a stream (its counter), 0 before the first event. */
+export async function lastEventSeq(db: Db, accountId: number, stream: string): Promise<number> {
+  const row = await db.get<{ seq: number | bigint }>(
+    `SELECT seq FROM event_streams WHERE account_id = ? AND stream = ?`,
+    [accountId, stream],
+  );
+  return Number(row?.seq ?? 0);
+}
