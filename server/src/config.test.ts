@@ -14,8 +14,28 @@ describe("configuration", () => {
       baseUrlsGiven: false,
       database: "sqlite:./data/corral.sqlite",
       allowPrivateAddresses: false,
+      role: "all",
+      dbPool: 10,
       upstream: null,
     });
+  });
+
+  it("reads --role and --db-pool, and refuses web or worker on SQLite naming both", () => {
+    const pg = { CORRAL_DATABASE: "postgres://db/corral" };
+    expect(loadConfig({ role: "web", dbPool: "32" }, pg)).toMatchObject({
+      role: "web",
+      dbPool: 32,
+    });
+    expect(loadConfig({}, { ...pg, CORRAL_ROLE: "worker", CORRAL_DB_POOL: "4" })).toMatchObject({
+      role: "worker",
+      dbPool: 4,
+    });
+    expect(() => loadConfig({ role: "worker" }, {})).toThrow(
+      /--role worker: a sqlite: database is served by one process \(--role all\)/,
+    );
+    expect(() => loadConfig({ role: "both", dbPool: "0" }, pg)).toThrow(
+      /--role: must be all, web or worker; --db-pool: must be a whole number from 1 to 1000/,
+    );
   });
 
   it("reads every option from the environment, and flags win", () => {

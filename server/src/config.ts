@@ -13,7 +13,9 @@ import {
   type FlagValues,
   type SettingName,
 } from "./config-settings.ts";
-import { databaseUrl, httpUrl, origin, port } from "./config-values.ts";
+import { databaseUrl, httpUrl, origin, poolSize, port, role, type Role } from "./config-values.ts";
+
+export type { Role };
 
 export interface Config {
   port: number;
@@ -24,6 +26,10 @@ export interface Config {
   baseUrlsGiven: boolean;
   database: string;
   allowPrivateAddresses: boolean;
+  /** all: HTTP and background work; web: HTTP only; worker: background work and /healthz. */
+  role: Role;
+  /** PostgreSQL pool size of this process. */
+  dbPool: number;
   upstream: string | null;
   /** Interval of `: keep-alive` comments on event streams. */
   keepAliveMs: number;
@@ -55,6 +61,8 @@ const schema = z.object({
   baseUrls: z.array(origin).optional(),
   database: databaseUrl,
   allowPrivateAddresses: z.boolean(),
+  role,
+  dbPool: poolSize,
   upstream: httpUrl.nullable(),
   keepAliveMs: z.number().int().positive(),
   streamCap: z.number().int().positive(),
@@ -67,6 +75,8 @@ const defaults = {
   host: "localhost",
   database: DEFAULT_DATABASE,
   allowPrivateAddresses: false,
+  role: "all",
+  dbPool: 10,
   upstream: null,
   keepAliveMs: 15_000,
   streamCap: 10_000,
@@ -121,6 +131,11 @@ export function parseConfig(
     ...Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)),
   });
   const problems = [...(result.error?.issues ?? []).map(describeIssue), ...extraProblems];
+  if (result.success && result.data.role !== "all" && result.data.database.startsWith("sqlite:")) {
+    problems.push(
+      `--role ${result.data.role}: a sqlite: database is served by one process (--role all); separate web and worker processes need --database postgres://…`,
+    );
+  }
   if (!result.success || problems.length > 0) {
     throw new ConfigError(`invalid configuration: ${problems.join("; ")}`);
   }

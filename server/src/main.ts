@@ -1,4 +1,4 @@
-// Process entry: configuration → database → HTTP server → delivery worker. startServer is also
+// Process entry: configuration → database → HTTP server → background work (by --role). startServer is also
 // what tests use to run real servers in-process (port 0 picks a free port).
 
 import { randomBytes } from "node:crypto";
@@ -11,14 +11,14 @@ import {
   createSignInThrottle,
   type SignInThrottle,
 } from "./accounts/index.ts";
-import { createApp, createProxyApp } from "./app.ts";
+import { createApp, createProxyApp, createWorkerApp } from "./app.ts";
+import { startBackgroundWork, type BackgroundWork } from "./background.ts";
 import { parseConfig, type Config } from "./config.ts";
 import { openDatabase, redactDatabaseUrl, type OpenDatabase } from "./db/open.ts";
 import type { EventBus } from "./db/bus.ts";
 import { openServerStores } from "./db/services.ts";
 import { createEventLog } from "./events/index.ts";
-import { startDeliveryWorker } from "./delivery/queue.ts";
-import { createCorralFederation, receiveActivity } from "./federation/index.ts";
+import { createCorralFederation } from "./federation/index.ts";
 import type { BackgroundTasks, Services } from "./services.ts";
 
 export interface RunningServer {
@@ -32,16 +32,18 @@ export type ServerInput = Partial<Config> & { database: string; throttle?: SignI
 export async function startServer(input: ServerInput): Promise<RunningServer> {
   const { throttle, ...rest } = input;
   const config = parseConfig(rest);
-  const opened = await openDatabase(config.database).catch((error: Error) => {
-    throw new Error(
-      `cannot open database ${redactDatabaseUrl(config.database)}: ${error.message}`,
-      {
-        cause: error,
-      },
-    );
-  });
+  const opened = await openDatabase(config.database, { pool: config.dbPool }).catch(
+    (error: Error) => {
+      throw new Error(
+        `cannot open database ${redactDatabaseUrl(config.database)}: ${error.message}`,
+        {
+          cause: error,
+        },
+      );
+    },
+  );
   let server: Server | undefined;
-  let worker: { stop(): Promise<void> } | undefined;
+  let worker: BackgroundWork | undefined;
   try {
     // Listen first: with port 0 the actual port, and so the default base URL, is known only then.
     let handle: RequestListener = (_req, res) => res.writeHead(503).end();
@@ -51,9 +53,12 @@ export async function startServer(input: ServerInput): Promise<RunningServer> {
     config.port = port;
     if (!config.baseUrlsGiven) config.baseUrls = [url];
     const services = await buildServices(config, opened);
-    const app = createApp(services, { throttle: throttle ?? createSignInThrottle() });
+    const app =
+      config.role === "worker"
+        ? createWorkerApp(services)
+        : createApp(services, { throttle: throttle ?? createSignInThrottle() });
     handle = getRequestListener(app.fetch);
-    worker = startDeliveryWorker(services, { receive: receiveActivity });
+    if (config.role !== "web") worker = startBackgroundWork(services);
     const running = server;
     return {
       url,
@@ -164,7 +169,8 @@ export async function serve(config: Config): Promise<void> {
     await ensureOperator(server.services);
     running = server;
   }
-  console.log(`Corral is serving on ${running.url}`);
+  const role = config.upstream || config.role === "all" ? "" : ` as ${config.role}`;
+  console.log(`Corral is serving on ${running.url}${role}`);
   if (config.upstream) console.log(`Proxy mode: /fe is forwarded to ${config.upstream}`);
   let stopping = false;
   const stop = async () => {

@@ -34,7 +34,16 @@ export const commands: Record<"serve" | "account" | "lookup", CommandSpec> = {
     name: "serve",
     summary: "serve the console, the account API (/fe) and federation",
     usage: ["serve [options]"],
-    settings: ["port", "host", "baseUrls", "database", "allowPrivateAddresses", "upstream"],
+    settings: [
+      "port",
+      "host",
+      "baseUrls",
+      "database",
+      "allowPrivateAddresses",
+      "role",
+      "dbPool",
+      "upstream",
+    ],
     own: {},
     notes: [
       'A database without accounts gets the admin account "operator"; its password is printed once.',

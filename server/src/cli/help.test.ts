@@ -9,6 +9,8 @@ const serveOptions = [
   ["--base-url URL ...", "default: http://localhost:PORT; env: CORRAL_BASE_URLS (comma-separated)"],
   ["--database URL", "default: sqlite:./data/corral.sqlite; env: CORRAL_DATABASE"],
   ["--allow-private-addresses", "default: off; env: CORRAL_ALLOW_PRIVATE_ADDRESSES=1"],
+  ["--role ROLE", "default: all; env: CORRAL_ROLE"],
+  ["--db-pool N", "default: 10; env: CORRAL_DB_POOL"],
   ["--upstream URL", "default: none; env: CORRAL_UPSTREAM"],
 ];
 
