@@ -12,44 +12,53 @@ export interface StoredEvent {
 
 // PostgreSQL: one statement, so one round trip and READ COMMITTED (a SERIALIZABLE transaction
 // would fail with 40001 when two appends update the same counter row). ON CONFLICT DO UPDATE
-// waits for the row lock and then bumps the newest committed value.
+// waits for the row lock and then adds to the newest committed value. A group of k events
+// takes seqs last-k+1 … last, the events given as one JSON array of their texts.
 const appendPostgres = `WITH next AS (
-    INSERT INTO event_streams (account_id, stream, seq) VALUES (?, ?, 1)
-    ON CONFLICT (account_id, stream) DO UPDATE SET seq = event_streams.seq + 1
+    INSERT INTO event_streams (account_id, stream, seq) VALUES (?, ?, ?)
+    ON CONFLICT (account_id, stream) DO UPDATE SET seq = event_streams.seq + excluded.seq
     RETURNING seq)
   INSERT INTO events (account_id, stream, seq, data, created_at)
-  SELECT ?, ?, seq, ?, ? FROM next RETURNING seq`;
+  SELECT ?, ?, next.seq - ? + d.ord, d.data, ?
+  FROM next, json_array_elements_text((?::text)::json) WITH ORDINALITY AS d(data, ord)
+  RETURNING seq`;
 
-const bumpCounter = `INSERT INTO event_streams (account_id, stream, seq) VALUES (?, ?, 1)
-  ON CONFLICT (account_id, stream) DO UPDATE SET seq = event_streams.seq + 1 RETURNING seq`;
+const bumpCounter = `INSERT INTO event_streams (account_id, stream, seq) VALUES (?, ?, ?)
+  ON CONFLICT (account_id, stream) DO UPDATE SET seq = event_streams.seq + excluded.seq
+  RETURNING seq`;
 
-/** Stores `json` as the stream's next event; returns its seq. */
-export async function appendEvent(
+/** Stores `jsons` as the stream's next events, in order, in one transaction; the last seq. */
+export async function appendEvents(
   db: Db,
   accountId: number,
   stream: string,
-  json: string,
+  jsons: readonly string[],
 ): Promise<number> {
   const now = Date.now();
+  const k = jsons.length;
   if (db.dialect === "postgres") {
-    const row = await db.get<{ seq: number }>(appendPostgres, [
+    const rows = await db.all<{ seq: number }>(appendPostgres, [
       accountId,
       stream,
+      k,
       accountId,
       stream,
-      json,
+      k,
       now,
+      JSON.stringify(jsons),
     ]);
-    return Number(row!.seq);
+    return Math.max(...rows.map((row) => Number(row.seq)));
   }
   // SQLite: BEGIN IMMEDIATE already serialises every writer; the counter keeps ids growing.
   return db.transaction(async (tx) => {
-    const seq = Number((await tx.get<{ seq: number }>(bumpCounter, [accountId, stream]))!.seq);
-    await tx.run(
-      `INSERT INTO events (account_id, stream, seq, data, created_at) VALUES (?, ?, ?, ?, ?)`,
-      [accountId, stream, seq, json, now],
-    );
-    return seq;
+    const last = Number((await tx.get<{ seq: number }>(bumpCounter, [accountId, stream, k]))!.seq);
+    for (let i = 0; i < k; i++) {
+      await tx.run(
+        `INSERT INTO events (account_id, stream, seq, data, created_at) VALUES (?, ?, ?, ?, ?)`,
+        [accountId, stream, last - k + 1 + i, jsons[i], now],
+      );
+    }
+    return last;
   });
 }
 

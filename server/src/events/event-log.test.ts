@@ -119,6 +119,11 @@ describe.each(dialects)("event log on $name", (dialect) => {
       (n % 2 ? other : log).append(1, "incoming", { n }),
     );
     const seqs = await Promise.all(writes);
+    // Within one process, concurrent appends are stored in groups, in the order they were made.
+    for (const parity of [0, 1]) {
+      const mine = seqs.filter((_, n) => n % 2 === parity);
+      expect(mine).toEqual([...mine].sort((a, b) => a - b));
+    }
     expect([...seqs].sort((a, b) => a - b)).toEqual(Array.from({ length: 400 }, (_, i) => i + 1));
     const stored = await log.readAfter(1, "incoming", 0, 1000);
     expect(stored.map((e) => e.seq)).toEqual(Array.from({ length: 400 }, (_, i) => i + 1));

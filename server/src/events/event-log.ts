@@ -5,7 +5,7 @@
 import type { BusMessage, EventBus } from "../db/bus.ts";
 import type { Db } from "../db/db.ts";
 import {
-  appendEvent,
+  appendEvents,
   lastEventSeq,
   pruneEvents,
   readEventsAfter,
@@ -53,6 +53,15 @@ export interface EventLog {
   watchers(): number;
 }
 
+interface Pending {
+  json: string;
+  resolve(seq: number): void;
+  reject(error: unknown): void;
+}
+
+// Events stored by one statement at most.
+const MAX_GROUP = 500;
+
 export function createEventLog(db: Db, bus: EventBus, options: EventLogOptions): EventLog {
   const pruneEvery = options.pruneEvery ?? Math.min(options.cap, 100);
   const maxBytes = options.maxEventBytes ?? MAX_EVENT_BYTES;
@@ -69,18 +78,57 @@ export function createEventLog(db: Db, bus: EventBus, options: EventLogOptions):
     subscribe,
   });
 
-  return {
-    async append(accountId, stream, data) {
-      const seq = await appendEvent(db, accountId, stream, eventJson(data, maxBytes));
-      await bus.publish({ accountId, stream, seq });
+  // Appends to one stream take turns on its counter row, each holding it until its commit. So
+  // that one busy stream is not one commit at a time, the appends that arrive while a group is
+  // being stored wait and go together as the next group: one statement, one commit.
+  const queues = new Map<string, Pending[]>();
+  const store = async (accountId: number, stream: StreamName, queue: Pending[], key: string) => {
+    while (queue.length > 0) {
+      const group = queue.splice(0, MAX_GROUP);
+      let last: number;
+      try {
+        last = await appendEvents(
+          db,
+          accountId,
+          stream,
+          group.map((p) => p.json),
+        );
+      } catch (error) {
+        for (const pending of group) pending.reject(error);
+        continue;
+      }
+      const first = last - group.length + 1;
+      await bus
+        .publish({ accountId, stream, seq: last })
+        .catch((error: Error) =>
+          console.error(`announcing ${stream} event ${last} failed: ${error.message}`),
+        );
       // Outside the append: the counter row is not held while old events are deleted, and a
       // failed prune costs only space until the next one.
-      if (seq % pruneEvery === 0 && seq > options.cap) {
-        await pruneEvents(db, accountId, stream, seq - options.cap).catch((error: Error) =>
+      if (
+        Math.floor(last / pruneEvery) > Math.floor((first - 1) / pruneEvery) &&
+        last > options.cap
+      ) {
+        await pruneEvents(db, accountId, stream, last - options.cap).catch((error: Error) =>
           console.error(`pruning ${stream} of account ${accountId} failed: ${error.message}`),
         );
       }
-      return seq;
+      group.forEach((pending, i) => pending.resolve(first + i));
+    }
+    queues.delete(key);
+  };
+
+  return {
+    append(accountId, stream, data) {
+      const json = eventJson(data, maxBytes);
+      const key = `${accountId}\u0000${stream}`;
+      return new Promise<number>((resolve, reject) => {
+        const queue = queues.get(key);
+        if (queue) return void queue.push({ json, resolve, reject });
+        const fresh: Pending[] = [{ json, resolve, reject }];
+        queues.set(key, fresh);
+        void store(accountId, stream, fresh, key);
+      });
     },
     readAfter,
     lastSeq: (accountId, stream) => lastEventSeq(db, accountId, stream),

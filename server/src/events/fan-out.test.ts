@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createMemoryBus } from "../db/bus.ts";
 import type { Db } from "../db/db.ts";
 import {
-  appendEvent,
+  appendEvents,
   lastEventSeq,
   readEventsAfter,
   type StoredEvent,
@@ -28,7 +28,7 @@ async function setUp() {
     subscribe: bus.subscribe,
   });
   const append = async (n: number) => {
-    const seq = await appendEvent(db, 1, "incoming", JSON.stringify({ n }));
+    const seq = await appendEvents(db, 1, "incoming", [JSON.stringify({ n })]);
     await bus.publish({ accountId: 1, stream: "incoming", seq });
   };
   const watch = async (after: number | null) => {
