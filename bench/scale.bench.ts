@@ -6,7 +6,7 @@
 //   node bench/scale.bench.ts [--inbox N] [--concurrency C] [--setups sqlite,pg,pg-cluster]
 
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import postgres from "postgres";
@@ -39,6 +39,8 @@ interface Row {
   doubled: number;
   corralCpuPer1000: number;
   postgresCpuPer1000: number | null;
+  /** The machine's 1-minute load average when the run started: other work skews the figures. */
+  load: number;
 }
 
 /** CPU seconds (user + system) a process has used so far; 0 once it is gone. */
@@ -90,6 +92,7 @@ async function measure(setup: string, accounts: number): Promise<Row> {
     const backends = url.startsWith("postgres") ? await postgresBackends(url) : [];
     const pids = [...processes.map((p) => p.pid), ...backends];
     const before = pids.map(cpuSeconds);
+    const load = round(loadavg()[0]!);
     const result = await postAll(posts, targets, { concurrency: CONCURRENCY });
     const used = pids.map((pid, i) => cpuSeconds(pid) - before[i]!);
     const corralCpu = used.slice(0, processes.length).reduce((a, b) => a + b, 0);
@@ -105,6 +108,7 @@ async function measure(setup: string, accounts: number): Promise<Row> {
       doubled: posts.filter((p) => (counts.get(p.id) ?? 0) > 1).length,
       corralCpuPer1000: round((corralCpu / N) * 1000),
       postgresCpuPer1000: backends.length ? round((postgresCpu / N) * 1000) : null,
+      load,
     };
   } finally {
     await Promise.all(processes.map((p) => p.stop()));
@@ -139,12 +143,12 @@ console.log(
   `\n${N} signed inbox POSTs at ${CONCURRENCY} in flight; CPU in seconds per 1,000 accepted\n`,
 );
 console.log(
-  "| setup | accounts | inbox/s | non-2xx | lost | doubled | Corral CPU/1k | PostgreSQL CPU/1k |",
+  "| setup | accounts | inbox/s | non-2xx | lost | doubled | Corral CPU/1k | PostgreSQL CPU/1k | load |",
 );
-console.log("|---|---|---|---|---|---|---|---|");
+console.log("|---|---|---|---|---|---|---|---|---|");
 for (const r of rows) {
   console.log(
-    `| ${label[r.setup] ?? r.setup} | ${r.accounts} | ${r.inboxPerS} | ${r.non2xx} | ${r.lost} | ${r.doubled} | ${r.corralCpuPer1000} | ${r.postgresCpuPer1000 ?? "–"} |`,
+    `| ${label[r.setup] ?? r.setup} | ${r.accounts} | ${r.inboxPerS} | ${r.non2xx} | ${r.lost} | ${r.doubled} | ${r.corralCpuPer1000} | ${r.postgresCpuPer1000 ?? "–"} | ${r.load} |`,
   );
 }
 const sqlite1 = rows.find((r) => r.setup === "sqlite" && r.accounts === 1);
