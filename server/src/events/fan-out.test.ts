@@ -14,7 +14,7 @@ let db: Db;
 afterEach(() => db?.close());
 
 // A real store and bus; the reads are counted on their way through.
-async function setUp() {
+async function setUp(options: { beforeLastSeq?: () => Promise<void> } = {}) {
   ({ db } = await openFreshDatabase());
   await db.run(`INSERT INTO accounts (name, password_hash, created_at) VALUES ('alice', 'x', 0)`);
   const bus = createMemoryBus();
@@ -24,7 +24,10 @@ async function setUp() {
       reads.push(after);
       return readEventsAfter(db, accountId, stream, after, limit);
     },
-    lastSeq: (accountId, stream) => lastEventSeq(db, accountId, stream),
+    lastSeq: async (accountId, stream) => {
+      await options.beforeLastSeq?.();
+      return lastEventSeq(db, accountId, stream);
+    },
     subscribe: bus.subscribe,
   });
   const append = async (n: number) => {
@@ -87,5 +90,19 @@ describe("stream fan-out", () => {
     await expect.poll(() => resumed.seen.map((r) => r.seq)).toEqual([2, 3]);
     await expect.poll(() => future.seen.map((r) => r.seq)).toEqual([1, 2, 3]);
     expect(fromNow.seen).toEqual([]);
+  });
+
+  it("does not replay to a watch from now what was stored while it started", async () => {
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const { append, watch, reads } = await setUp({ beforeLastSeq: () => gate });
+    const starting = watch(null);
+    await append(1); // announced while the watch does not yet know where "now" is
+    release();
+    const fromNow = await starting;
+    expect(fromNow.start).toBe(1);
+    await append(2);
+    await expect.poll(() => fromNow.seen.map((r) => r.seq)).toEqual([2]);
+    expect(reads.every((after) => after >= 1)).toBe(true);
   });
 });

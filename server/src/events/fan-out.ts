@@ -148,7 +148,7 @@ export function createFanOut(source: FanOutSource) {
         channel.readers.delete(reader);
         if (channel.readers.size === 0 && channels.get(key) === channel) channels.delete(key);
       };
-      reader.poke = pumped(
+      const poke = pumped(
         async () => {
           let rows: StoredEvent[];
           do {
@@ -170,14 +170,21 @@ export function createFanOut(source: FanOutSource) {
           handlers.onError(error);
         },
       );
-      // Join before asking where "now" is, so that no event falls between the two.
+      // Until it knows where it starts, the reader ignores pokes: its first read comes after
+      // that and covers everything stored since.
       channel.readers.add(reader);
-      const newest = await source.lastSeq(accountId, stream);
+      let newest: number;
+      try {
+        newest = await source.lastSeq(accountId, stream);
+      } catch (error) {
+        close();
+        throw error;
+      }
       // An id from the future means the store was replaced: everything it holds is new.
       reader.lastSent = after === null ? newest : after > newest ? 0 : after;
-      const start = reader.lastSent;
-      reader.poke();
-      return { start, close };
+      reader.poke = poke;
+      poke();
+      return { start: reader.lastSent, close };
     },
     /** Readers watching in this process. */
     watchers(): number {
