@@ -59,8 +59,21 @@ interface Pending {
   reject(error: unknown): void;
 }
 
-// Events stored by one statement at most.
+// What one statement stores at most: events, and characters of JSON (at least one event).
 const MAX_GROUP = 500;
+const MAX_GROUP_BYTES = 1024 * 1024;
+
+function takeGroup(queue: Pending[]): Pending[] {
+  let n = 0;
+  let bytes = 0;
+  while (
+    n < queue.length &&
+    n < MAX_GROUP &&
+    (n === 0 || bytes + queue[n]!.json.length <= MAX_GROUP_BYTES)
+  )
+    bytes += queue[n++]!.json.length;
+  return queue.splice(0, n);
+}
 
 export function createEventLog(db: Db, bus: EventBus, options: EventLogOptions): EventLog {
   const pruneEvery = options.pruneEvery ?? Math.min(options.cap, 100);
@@ -84,7 +97,7 @@ export function createEventLog(db: Db, bus: EventBus, options: EventLogOptions):
   const queues = new Map<string, Pending[]>();
   const store = async (accountId: number, stream: StreamName, queue: Pending[], key: string) => {
     while (queue.length > 0) {
-      const group = queue.splice(0, MAX_GROUP);
+      const group = takeGroup(queue);
       let last: number;
       try {
         last = await appendEvents(
