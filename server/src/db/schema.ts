@@ -123,13 +123,12 @@ const migrations: Migration[] = [
   },
 ];
 
-/** The newest migration's id: /readyz answers 200 only once a database has it. */
-export const latestMigration = migrations[migrations.length - 1]!.id;
-
-/** True when every migration this build knows has been applied. */
+/** True when every migration this build knows has been applied (/readyz answers 200 only then). */
 export async function migrationsDone(db: Db): Promise<boolean> {
-  const row = await db.get<{ id: number | null }>(`SELECT MAX(id) AS id FROM schema_migrations`);
-  return Number(row?.id ?? 0) >= latestMigration;
+  const applied = new Set(
+    (await db.all<{ id: number }>(`SELECT id FROM schema_migrations`)).map((r) => Number(r.id)),
+  );
+  return migrations.every((migration) => applied.has(migration.id));
 }
 
 // Any fixed number: PostgreSQL processes migrating one database take turns on this lock.
