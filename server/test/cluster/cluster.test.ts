@@ -109,12 +109,28 @@ describe("web×2 + worker on one PostgreSQL", () => {
       .toBe(1);
   });
 
-  it("accepts 1,000 signed inbox POSTs at 64 in flight: no failure, each on its stream once", async () => {
+  it("accepts 1,000 signed inbox POSTs at 64 in flight: no failure, each on its stream once, live on both web processes", async () => {
     const posts = await signInboxPosts(db, cast, proxy.url, 1000);
+    // Two subscribers of r1's stream on each web process: the bursts reach all four, each once.
+    const token = await signIn(proxy.url, "r1");
+    const streams = await Promise.all(
+      [...web, ...web].map((p) =>
+        openSse(`${p.url}/fe/account/stream/incoming`, { Authorization: `Bearer ${token}` }),
+      ),
+    );
+    await Promise.all(streams.map((s) => s.waitFor((f) => f.comment === "connected")));
     const result = await postAll(posts, [proxy.url], { concurrency: 64 });
     expect(result.failures).toEqual({});
     const counts = await countIncoming(db, cast);
     expect(posts.filter((p) => counts.get(p.id) !== 1)).toEqual([]);
+    const forR1 = posts.filter((_, n) => n % 2 === 1).map((p) => p.id);
+    for (const sse of streams) {
+      const frames = await sse.waitForData(500, 20_000);
+      sse.close();
+      const ids = frames.map((f) => Number(f.id));
+      expect(ids).toEqual(ids.map((_, i) => ids[0]! + i));
+      expect(frames.map((f) => JSON.parse(f.data!).data.raw.id).sort()).toEqual(forR1.sort());
+    }
   }, 60_000);
 
   it("loses no accepted activity when a web process is killed -9 mid-burst", async () => {
