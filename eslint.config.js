@@ -3,7 +3,15 @@ import { createNodeResolver, importX } from "eslint-plugin-import-x";
 import tseslint from "typescript-eslint";
 
 // The server's layers (docs/adr/0005-server-layers.md): edge -> domain -> db, one way.
-const edge = ["./fe", "./federation", "./web", "./app.ts", "./main.ts", "./cli.ts"];
+const edge = [
+  "./fe",
+  "./federation",
+  "./web",
+  "./app.ts",
+  "./main.ts",
+  "./cli.ts",
+  "./background.ts",
+];
 const domain = [
   "accounts",
   "activitypub",

@@ -6,6 +6,11 @@ const steps = [
   ["console bench build", "npm", ["run", "build:bench", "-w", "console", "--silent"]],
   ["console (Chromium)", "node", ["bench/console.bench.ts"]],
   ["federation (loopback)", "node", ["bench/federation.bench.ts"]],
+  [
+    "scale (SQLite and PostgreSQL, one process and web×2 + worker)",
+    "node",
+    ["bench/scale.bench.ts"],
+  ],
 ];
 
 for (const [name, command, args] of steps) {

@@ -1,4 +1,4 @@
-// Composition only: which requests go where. Inbox POSTs → federation/inbox.ts; /fe → the
+// Composition only: which requests go where. /healthz and /readyz → web/health.ts; inbox POSTs → federation/inbox.ts; /fe → the
 // account API; stored objects → federation/object-route.ts; ActivityPub GETs (actors, collections,
 // WebFinger, NodeInfo) → Fedify; the rest → the console.
 
@@ -11,6 +11,7 @@ import { handleObjectRequest } from "./federation/object-route.ts";
 import type { Services } from "./services.ts";
 import { observeInbox } from "./metrics/observe.ts";
 import { countSignInFailures, serveMetrics } from "./web/metrics.ts";
+import { createHealthRoutes } from "./web/health.ts";
 import { createProxyHandler } from "./web/proxy.ts";
 import { requestLog } from "./web/request-log.ts";
 import { securityHeaders } from "./web/security-headers.ts";
@@ -26,6 +27,7 @@ export function createApp(services: Services, options: { throttle?: SignInThrott
   app.use(securityHeaders);
   app.get("/metrics", (c) => serveMetrics(services, c));
   app.post("/fe/signin", countSignInFailures(services));
+  app.route("/", createHealthRoutes(services.db));
   app.route("/fe", createFeApp(services, options));
   app.post("*", (c, next) => routeInbox(services, c, next));
   app.get("/objects/:id", (c) =>
@@ -33,6 +35,16 @@ export function createApp(services: Services, options: { throttle?: SignInThrott
   );
   app.use((c, next) => routeFederation(services, c, next));
   app.get("*", createConsoleHandler(services.config.consoleDir));
+  return app;
+}
+
+/** `--role worker`: background work only; HTTP answers /healthz and nothing else. */
+export function createWorkerApp(services: Services) {
+  const app = new Hono();
+  app.route("/", createHealthRoutes(services.db, { ready: false }));
+  app.notFound((c) =>
+    c.json({ detail: "This process is a worker: it answers only /healthz" }, 404),
+  );
   return app;
 }
 

@@ -28,6 +28,12 @@ describe("corral command line", () => {
     );
   });
 
+  it("refuses --role web with a SQLite database in one line naming both, exit code 2", () => {
+    const result = run(["serve", "--role", "web", "--database", freshDatabaseUrl()]);
+    expect(result.code).toBe(2);
+    expectOneLine(result.stderr, /--role web: a sqlite: database is served by one process/);
+  });
+
   it("reports a port in use in one line and exits non-zero", async () => {
     const blocker = createServer();
     await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", resolve));

@@ -63,6 +63,20 @@ export const settings = {
     default: "off",
     meaning: "behind a reverse proxy: the client is X-Forwarded-For's last address",
   },
+  role: {
+    flag: "--role",
+    value: "ROLE",
+    env: "CORRAL_ROLE",
+    default: "all",
+    meaning: "all; web (HTTP, no background work) or worker (background work, /healthz only)",
+  },
+  dbPool: {
+    flag: "--db-pool",
+    value: "N",
+    env: "CORRAL_DB_POOL",
+    default: "10",
+    meaning: "PostgreSQL connections this process opens for its queries (1 to 1000)",
+  },
   upstream: {
     flag: "--upstream",
     value: "URL",

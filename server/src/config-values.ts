@@ -10,6 +10,18 @@ export const port = z.coerce
   .min(0, portMessage)
   .max(65535, portMessage);
 
+/** What a process does: everything, only HTTP, or only background work (server.md §9). */
+export const roles = ["all", "web", "worker"] as const;
+export type Role = (typeof roles)[number];
+export const role = z.enum(roles, { error: "must be all, web or worker" });
+
+const poolMessage = "must be a whole number from 1 to 1000";
+export const poolSize = z.coerce
+  .number({ error: poolMessage })
+  .int(poolMessage)
+  .min(1, poolMessage)
+  .max(1000, poolMessage);
+
 export const databaseUrl = z
   .string()
   .regex(/^(sqlite:|postgres(ql)?:\/\/)/, "must be sqlite:PATH or postgres://…");

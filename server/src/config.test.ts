@@ -15,6 +15,8 @@ describe("configuration", () => {
       database: "sqlite:./data/corral.sqlite",
       allowPrivateAddresses: false,
       trustProxy: false,
+      role: "all",
+      dbPool: 10,
       upstream: null,
     });
   });
@@ -24,6 +26,24 @@ describe("configuration", () => {
     const again = parseConfig(loaded);
     expect(again.baseUrlsGiven).toBe(false);
     expect(parseConfig({ ...loaded, baseUrlsGiven: undefined }).baseUrlsGiven).toBe(true);
+  });
+
+  it("reads --role and --db-pool, and refuses web or worker on SQLite naming both", () => {
+    const pg = { CORRAL_DATABASE: "postgres://db/corral" };
+    expect(loadConfig({ role: "web", dbPool: "32" }, pg)).toMatchObject({
+      role: "web",
+      dbPool: 32,
+    });
+    expect(loadConfig({}, { ...pg, CORRAL_ROLE: "worker", CORRAL_DB_POOL: "4" })).toMatchObject({
+      role: "worker",
+      dbPool: 4,
+    });
+    expect(() => loadConfig({ role: "worker" }, {})).toThrow(
+      /--role worker: a sqlite: database is served by one process \(--role all\)/,
+    );
+    expect(() => loadConfig({ role: "both", dbPool: "0" }, pg)).toThrow(
+      /--role: must be all, web or worker; --db-pool: must be a whole number from 1 to 1000/,
+    );
   });
 
   it("reads every option from the environment, and flags win", () => {

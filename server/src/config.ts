@@ -19,9 +19,14 @@ import {
   logFormat,
   logLevel,
   origin,
+  poolSize,
   port,
+  role,
   type LogLevelName,
+  type Role,
 } from "./config-values.ts";
+
+export type { Role };
 
 export interface Config {
   port: number;
@@ -34,6 +39,10 @@ export interface Config {
   allowPrivateAddresses: boolean;
   /** Behind a reverse proxy: the client address is read from X-Forwarded-For. */
   trustProxy: boolean;
+  /** all: HTTP and background work; web: HTTP only; worker: background work and /healthz. */
+  role: Role;
+  /** PostgreSQL pool size of this process. */
+  dbPool: number;
   upstream: string | null;
   /** Serve GET /metrics (Prometheus text format). */
   metrics: boolean;
@@ -70,6 +79,8 @@ const schema = z.object({
   database: databaseUrl,
   allowPrivateAddresses: z.boolean(),
   trustProxy: z.boolean(),
+  role,
+  dbPool: poolSize,
   upstream: httpUrl.nullable(),
   metrics: z.boolean(),
   logFormat,
@@ -86,6 +97,8 @@ const defaults = {
   database: DEFAULT_DATABASE,
   allowPrivateAddresses: false,
   trustProxy: false,
+  role: "all",
+  dbPool: 10,
   upstream: null,
   metrics: false,
   logFormat: "text",
@@ -144,6 +157,11 @@ export function parseConfig(
     ...Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)),
   });
   const problems = [...(result.error?.issues ?? []).map(describeIssue), ...extraProblems];
+  if (result.success && result.data.role !== "all" && result.data.database.startsWith("sqlite:")) {
+    problems.push(
+      `--role ${result.data.role}: a sqlite: database is served by one process (--role all); separate web and worker processes need --database postgres://…`,
+    );
+  }
   if (!result.success || problems.length > 0) {
     throw new ConfigError(`invalid configuration: ${problems.join("; ")}`);
   }

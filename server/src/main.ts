@@ -1,4 +1,4 @@
-// Process entry: configuration → database → HTTP server → delivery worker. startServer is also
+// Process entry: configuration → database → HTTP server → background work (by --role). startServer is also
 // what tests use to run real servers in-process (port 0 picks a free port).
 
 import { randomBytes } from "node:crypto";
@@ -14,17 +14,16 @@ import {
 } from "./accounts/index.ts";
 import { createOutgoing } from "./activitypub/outgoing.ts";
 import type { ResolveHost } from "./activitypub/pinned-lookup.ts";
-import { createApp, createProxyApp } from "./app.ts";
+import { createApp, createProxyApp, createWorkerApp } from "./app.ts";
+import { startBackgroundWork, type BackgroundWork } from "./background.ts";
 import { parseConfig, type Config } from "./config.ts";
 import { openDatabase, redactDatabaseUrl, type OpenDatabase } from "./db/open.ts";
 import type { EventBus } from "./db/bus.ts";
 import { openServerStores } from "./db/services.ts";
 import { createEventLog } from "./events/index.ts";
-import { startDeliveryWorker } from "./delivery/queue.ts";
 import { releaseStaleClaims } from "./db/claiming.ts";
 import { fillMissingHosts } from "./db/deliveries.store.ts";
-import { startTriggerWorker } from "./triggers/index.ts";
-import { createCorralFederation, receiveActivity } from "./federation/index.ts";
+import { createCorralFederation } from "./federation/index.ts";
 import { configureLogging } from "./logs/configure-logging.ts";
 import { enableMetrics } from "./metrics/observe.ts";
 import type { BackgroundTasks, Services } from "./services.ts";
@@ -46,17 +45,18 @@ export type ServerInput = Partial<Config> & {
 export async function startServer(input: ServerInput): Promise<RunningServer> {
   const { throttle, resolveHost, ...rest } = input;
   const config = parseConfig(rest);
-  const opened = await openDatabase(config.database).catch((error: Error) => {
-    throw new Error(
-      `cannot open database ${redactDatabaseUrl(config.database)}: ${error.message}`,
-      {
-        cause: error,
-      },
-    );
-  });
+  const opened = await openDatabase(config.database, { pool: config.dbPool }).catch(
+    (error: Error) => {
+      throw new Error(
+        `cannot open database ${redactDatabaseUrl(config.database)}: ${error.message}`,
+        {
+          cause: error,
+        },
+      );
+    },
+  );
   let server: Server | undefined;
-  let worker: { stop(): Promise<void> } | undefined;
-  let triggers: { stop(): Promise<void> } | undefined;
+  let worker: BackgroundWork | undefined;
   try {
     // Listen first: with port 0 the actual port, and so the default base URL, is known only then.
     let handle: RequestListener = (_req, res) => res.writeHead(503).end();
@@ -67,21 +67,24 @@ export async function startServer(input: ServerInput): Promise<RunningServer> {
     if (!config.baseUrlsGiven) config.baseUrls = [url];
     const services = await buildServices(config, opened, resolveHost);
     if (config.metrics) enableMetrics(services);
-    const app = createApp(services, {
-      throttle: createSignInThrottle(services.db, throttle ?? defaultThrottle),
-    });
+    const app =
+      config.role === "worker"
+        ? createWorkerApp(services)
+        : createApp(services, {
+            throttle: createSignInThrottle(services.db, throttle ?? defaultThrottle),
+          });
     handle = getRequestListener(app.fetch);
-    await releaseStaleClaims(opened.db);
-    await fillMissingHosts(opened.db);
-    worker = startDeliveryWorker(services, { receive: receiveActivity });
-    triggers = startTriggerWorker(services);
+    if (config.role !== "web") {
+      await releaseStaleClaims(opened.db);
+      await fillMissingHosts(opened.db);
+      worker = startBackgroundWork(services);
+    }
     const running = server;
     return {
       url,
       services,
       async close() {
         await closeServer(running);
-        await triggers?.stop();
         await services.tasks?.drain();
         await worker?.stop();
         await closeBus(services.bus);
@@ -90,7 +93,6 @@ export async function startServer(input: ServerInput): Promise<RunningServer> {
       },
     };
   } catch (error) {
-    await triggers?.stop().catch(() => {});
     await worker?.stop().catch(() => {});
     if (server?.listening) await closeServer(server);
     await opened.db.close();
@@ -199,7 +201,8 @@ export async function serve(config: Config): Promise<void> {
     await ensureOperator(server.services);
     running = server;
   }
-  console.log(`Corral is serving on ${running.url}`);
+  const role = config.upstream || config.role === "all" ? "" : ` as ${config.role}`;
+  console.log(`Corral is serving on ${running.url}${role}`);
   if (config.upstream) console.log(`Proxy mode: /fe is forwarded to ${config.upstream}`);
   let stopping = false;
   const stop = async () => {

@@ -2,6 +2,7 @@ export * from "./accounts.store.ts";
 export { hashPassword, verifyPassword, decoyHash } from "./passwords.ts";
 export {
   checkToken,
+  deleteExpiredTokens,
   issueToken,
   revokeToken,
   revokeTokens,

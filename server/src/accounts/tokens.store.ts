@@ -45,3 +45,12 @@ export async function revokeTokens(db: Db, name: string): Promise<number | null>
   if (!row) return null;
   return (await db.run(`DELETE FROM tokens WHERE account_id = ?`, [row.id])).changes;
 }
+
+/** Deletes up to `limit` tokens expired by `now`; returns how many. */
+export async function deleteExpiredTokens(db: Db, now: number, limit: number): Promise<number> {
+  const { changes } = await db.run(
+    `DELETE FROM tokens WHERE hash IN (SELECT hash FROM tokens WHERE expires_at <= ? LIMIT ?)`,
+    [now, limit],
+  );
+  return changes;
+}

@@ -41,6 +41,8 @@ export const commands: Record<"serve" | "account" | "lookup", CommandSpec> = {
       "database",
       "allowPrivateAddresses",
       "trustProxy",
+      "role",
+      "dbPool",
       "upstream",
       "metrics",
       "logFormat",

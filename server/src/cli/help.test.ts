@@ -10,6 +10,8 @@ const serveOptions = [
   ["--database URL", "default: sqlite:./data/corral.sqlite; env: CORRAL_DATABASE"],
   ["--allow-private-addresses", "default: off; env: CORRAL_ALLOW_PRIVATE_ADDRESSES=1"],
   ["--trust-proxy", "default: off; env: CORRAL_TRUST_PROXY=1"],
+  ["--role ROLE", "default: all; env: CORRAL_ROLE"],
+  ["--db-pool N", "default: 10; env: CORRAL_DB_POOL"],
   ["--upstream URL", "default: none; env: CORRAL_UPSTREAM"],
 ];
 

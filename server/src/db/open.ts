@@ -10,14 +10,17 @@ export interface OpenDatabase {
 }
 
 /** Opens the store named by a `sqlite:PATH` or `postgres://…` URL and brings its schema up to date. */
-export async function openDatabase(url: string): Promise<OpenDatabase> {
+export async function openDatabase(
+  url: string,
+  options: { pool?: number } = {},
+): Promise<OpenDatabase> {
   let opened: OpenDatabase;
   if (url.startsWith("sqlite:")) {
     const { db, raw } = openSqlite(url.slice("sqlite:".length) || ":memory:");
     opened = { db, sqlite: raw };
   } else if (/^postgres(ql)?:\/\//.test(url)) {
     const { openPostgres } = await import("./postgres.ts");
-    opened = { db: await openPostgres(url) };
+    opened = { db: await openPostgres(url, { max: options.pool }) };
   } else {
     throw new Error(`unsupported database URL "${url}": use sqlite:PATH or postgres://…`);
   }

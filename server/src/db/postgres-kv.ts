@@ -5,10 +5,10 @@ import { createPostgresDb, createSql } from "./postgres.ts";
 
 // Fedify's key–value store (cached keys, documents, circuit-breaker state) on our PostgreSQL
 // store: no Fedify 2.x PostgreSQL adapter installs here (docs/adr/0003). Keys are stored as their
-// JSON text, so a key prefix is a text prefix; values as JSON text; expiry in epoch ms.
+// JSON text, so a key prefix is a text prefix; values as JSON text; expiry in epoch ms. Expired
+// entries are read past here and deleted by the background sweep (db/kv-sweep.store.ts).
 
 const TABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
-const PURGE_EVERY_MS = 60_000;
 
 export interface PostgresKvOptions {
   tableName?: string;
@@ -19,7 +19,6 @@ export class PostgresKvStore implements KvStore {
   readonly #ownsDb: boolean;
   readonly #table: string;
   #ready: Promise<void> | undefined;
-  #lastPurge = 0;
 
   /** `source`: the server's PostgreSQL Db, or a `postgres://` URL for a pool of its own. */
   constructor(source: Db | string, options: PostgresKvOptions = {}) {
@@ -51,7 +50,6 @@ export class PostgresKvStore implements KvStore {
        ON CONFLICT (key) DO UPDATE SET value = excluded.value, created = excluded.created, expires = excluded.expires`,
       [encode(key), JSON.stringify(value), now, expiresAt(now, options)],
     );
-    await this.#purgeNowAndThen(now);
   }
 
   async delete(key: KvKey): Promise<void> {
@@ -138,14 +136,6 @@ export class PostgresKvStore implements KvStore {
         throw error;
       });
     return this.#ready;
-  }
-
-  async #purgeNowAndThen(now: number): Promise<void> {
-    if (now - this.#lastPurge < PURGE_EVERY_MS) return;
-    this.#lastPurge = now;
-    await this.#db.run(`DELETE FROM ${this.#table} WHERE expires IS NOT NULL AND expires <= ?`, [
-      now,
-    ]);
   }
 }
 

@@ -185,7 +185,32 @@ const migrations: Migration[] = [
       `CREATE INDEX inbox_seen_time ON inbox_seen(received_at)`,
     ],
   },
+  {
+    // Event log: a counter row per stream, bumped in the append's transaction, hands out seqs
+    // (docs/adr/0008-event-log-appends.md); it starts at each stream's newest stored event.
+    id: 5,
+    sql: () => [
+      `CREATE TABLE event_streams (
+        account_id BIGINT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+        stream TEXT NOT NULL,
+        seq BIGINT NOT NULL,
+        PRIMARY KEY (account_id, stream)
+      )`,
+      `INSERT INTO event_streams (account_id, stream, seq)
+        SELECT account_id, stream, MAX(seq) FROM events GROUP BY account_id, stream`,
+      // Sweeping expired sign-in tokens without reading the whole table.
+      `CREATE INDEX tokens_expires ON tokens(expires_at)`,
+    ],
+  },
 ];
+
+/** True when every migration this build knows has been applied (/readyz answers 200 only then). */
+export async function migrationsDone(db: Db): Promise<boolean> {
+  const applied = new Set(
+    (await db.all<{ id: number }>(`SELECT id FROM schema_migrations`)).map((r) => Number(r.id)),
+  );
+  return migrations.every((migration) => applied.has(migration.id));
+}
 
 // Any fixed number: PostgreSQL processes migrating one database take turns on this lock.
 const MIGRATION_LOCK = 0x636f7272; // "corr"

@@ -1,11 +1,16 @@
 import type { Services } from "../services.ts";
-import { UniqueViolation, type Db } from "../db/db.ts";
-import { insertEvent } from "../events/events.store.ts";
+import type { Db } from "../db/db.ts";
+import { appendEvents, pruneEvents } from "../db/events.store.ts";
+import { eventJson } from "../events/fit-event.ts";
 import type { StreamName } from "../events/streams.ts";
 
 // An event stored in the same transaction as the work it reports (a send's queued deliveries),
-// so that the stream never says something happened that did not, or the reverse. Announced on
-// the bus once committed, as EventLog.append does.
+// so that the stream never says something happened that did not, or the reverse. Its seq comes
+// from the stream's counter row, as EventLog.append's do (docs/adr/0008); it is announced on
+// the bus once committed, and old events are pruned outside the transaction, as append does.
+
+// Every this many events of a stream, the ones beyond the cap are deleted.
+const PRUNE_EVERY = 100;
 
 /**
  * Runs `work` and, when it answers true, stores `event` as the stream's next event and runs
@@ -19,20 +24,24 @@ export async function appendInTransaction(
   work: (tx: Db) => Promise<boolean>,
   after?: (tx: Db, seq: number) => Promise<void>,
 ): Promise<number | null> {
-  const json = JSON.stringify(event);
-  for (let attempt = 0; ; attempt++) {
-    try {
-      const seq = await services.db.transaction(async (tx) => {
-        if (!(await work(tx))) return null;
-        const seq = await insertEvent(tx, accountId, stream, json, services.config.streamCap);
-        await after?.(tx, seq);
-        return seq;
-      });
-      if (seq !== null) await services.bus.publish({ accountId, stream, seq });
-      return seq;
-    } catch (error) {
-      // Two PostgreSQL processes may pick the same next seq; the loser runs the whole again.
-      if (!(error instanceof UniqueViolation) || attempt >= 10) throw error;
-    }
+  const json = eventJson(event);
+  const seq = await services.db.transaction(async (tx) => {
+    if (!(await work(tx))) return null;
+    const seq = await appendEvents(tx, accountId, stream, [json]);
+    await after?.(tx, seq);
+    return seq;
+  });
+  if (seq === null) return null;
+  await services.bus
+    .publish({ accountId, stream, seq })
+    .catch((error: Error) =>
+      console.error(`announcing ${stream} event ${seq} failed: ${error.message}`),
+    );
+  const cap = services.config.streamCap;
+  if (seq % Math.min(cap, PRUNE_EVERY) === 0 && seq > cap) {
+    await pruneEvents(services.db, accountId, stream, seq - cap).catch((error: Error) =>
+      console.error(`pruning ${stream} of account ${accountId} failed: ${error.message}`),
+    );
   }
+  return seq;
 }

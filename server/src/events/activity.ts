@@ -1,5 +1,9 @@
 import type { Db } from "../db/db.ts";
-import { countEventsPerMinute } from "./events.store.ts";
+import { countEventsPerMinute } from "../db/events.store.ts";
+import { streamNames, type StreamName } from "./streams.ts";
+
+const isStreamName = (name: string): name is StreamName =>
+  (streamNames as readonly string[]).includes(name);
 
 // An account's traffic per minute, for the console's activity chart: incoming, outgoing and
 // error events by the minute they were stored, oldest first, minutes without any as zeros.
@@ -27,7 +31,7 @@ export async function activityPerMinute(
   }));
   for (const row of await countEventsPerMinute(db, accountId, first * 60_000)) {
     const entry = series[row.minute - first];
-    if (entry) entry[row.stream] += row.count;
+    if (entry && isStreamName(row.stream)) entry[row.stream] += row.count;
   }
   return series;
 }

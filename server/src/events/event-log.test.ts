@@ -1,24 +1,54 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
 import type { Db } from "../db/db.ts";
-import { openFreshDatabase } from "../../test/fresh.ts";
+import { openDatabase } from "../db/open.ts";
+import { freshDatabaseUrl } from "../../test/fresh.ts";
+import { createTestDatabase, type TestDatabase } from "../../test/db/postgres-test-database.ts";
 import { createMemoryBus, type BusMessage } from "../db/bus.ts";
-import { createEventLog } from "./event-log.ts";
+import { createEventLog, type EventLogOptions } from "./event-log.ts";
 
-let db: Db;
-afterEach(() => db?.close());
+// The event log on both dialects: every test runs on a fresh SQLite file and on a fresh
+// PostgreSQL database.
 
-async function setUp(cap = 10_000) {
-  ({ db } = await openFreshDatabase());
-  for (const name of ["alice", "bob"]) {
-    await db.run(`INSERT INTO accounts (name, password_hash, created_at) VALUES (?, 'x', 0)`, [
-      name,
-    ]);
-  }
-  const bus = createMemoryBus();
-  return { log: createEventLog(db, bus, { cap }), bus };
+const databases: TestDatabase[] = [];
+const open: Db[] = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((db) => db.close()));
+});
+afterAll(async () => {
+  await Promise.all(databases.map((d) => d.drop()));
+});
+
+const dialects = [
+  { name: "sqlite", fresh: async () => freshDatabaseUrl() },
+  {
+    name: "postgres",
+    fresh: async () => {
+      const database = await createTestDatabase();
+      databases.push(database);
+      return database.url;
+    },
+  },
+];
+
+async function openDb(url: string) {
+  const { db } = await openDatabase(url);
+  open.push(db);
+  return db;
 }
 
-describe("event log", () => {
+describe.each(dialects)("event log on $name", (dialect) => {
+  async function setUp(options: Partial<EventLogOptions> = {}) {
+    const url = await dialect.fresh();
+    const db = await openDb(url);
+    for (const name of ["alice", "bob"]) {
+      await db.run(`INSERT INTO accounts (name, password_hash, created_at) VALUES (?, 'x', 0)`, [
+        name,
+      ]);
+    }
+    const bus = createMemoryBus();
+    return { log: createEventLog(db, bus, { cap: 10_000, ...options }), bus, url };
+  }
+
   it("numbers events per account and stream, starting at 1", async () => {
     const { log } = await setUp();
     expect(await log.append(1, "incoming", { n: 1 })).toBe(1);
@@ -32,14 +62,34 @@ describe("event log", () => {
     ]);
     expect(await log.readAfter(1, "incoming", 1)).toHaveLength(1);
     expect(await log.lastSeq(2, "outgoing")).toBe(0);
+    expect(await log.lastSeq(1, "incoming")).toBe(2);
   });
 
-  it("keeps only the newest `cap` events of a stream", async () => {
-    const { log } = await setUp(3);
-    for (let n = 1; n <= 5; n++) await log.append(1, "outgoing", { n });
-    const events = await log.readAfter(1, "outgoing", 0);
-    expect(events.map((e) => e.seq)).toEqual([3, 4, 5]);
-    expect(await log.append(1, "outgoing", { n: 6 })).toBe(6);
+  it("prunes every `pruneEvery` appends down to the newest `cap`, and ids keep growing", async () => {
+    const { log } = await setUp({ cap: 3, pruneEvery: 4 });
+    for (let n = 1; n <= 7; n++) await log.append(1, "outgoing", { n });
+    // Pruned at seq 4 (down to 2..4); 5..7 came after.
+    expect((await log.readAfter(1, "outgoing", 0)).map((e) => e.seq)).toEqual([2, 3, 4, 5, 6, 7]);
+    expect(await log.append(1, "outgoing", { n: 8 })).toBe(8);
+    expect((await log.readAfter(1, "outgoing", 0)).map((e) => e.seq)).toEqual([6, 7, 8]);
+    expect(await log.append(1, "outgoing", { n: 9 })).toBe(9);
+  });
+
+  it("stores an event above the byte limit cut down, marked truncated, its short fields intact", async () => {
+    const { log } = await setUp({ maxEventBytes: 4096 });
+    const big = {
+      event_type: "incoming",
+      data: { raw: { type: "Note", content: "x".repeat(10_000) } },
+    };
+    await log.append(1, "incoming", big);
+    const [stored] = await log.readAfter(1, "incoming", 0);
+    expect(Buffer.byteLength(stored!.data)).toBeLessThanOrEqual(4096);
+    const event = JSON.parse(stored!.data);
+    expect(event).toMatchObject({ event_type: "incoming", truncated: true });
+    expect(event.data.raw.type).toBe("Note");
+    expect(event.data.raw.content).toMatch(/^x+…$/);
+    await log.append(1, "incoming", { small: true });
+    expect(JSON.parse((await log.readAfter(1, "incoming", 1))[0]!.data)).toEqual({ small: true });
   });
 
   it("announces every stored event on the bus after it is readable", async () => {
@@ -53,7 +103,30 @@ describe("event log", () => {
     await log.append(2, "error", { oops: true });
     stop();
     await log.append(2, "error", { unseen: true });
-    await new Promise((resolve) => setTimeout(resolve, 10));
-    expect(seen).toEqual([{ accountId: 2, stream: "error", seq: 1, readable: true }]);
+    await expect
+      .poll(() => seen)
+      .toEqual([{ accountId: 2, stream: "error", seq: 1, readable: true }]);
+  });
+
+  it("appends from many writers at once without failures, gaps or doubles", async () => {
+    const { log, url } = await setUp();
+    // On PostgreSQL a second pool on the same database stands for a second process.
+    const other =
+      dialect.name === "postgres"
+        ? createEventLog(await openDb(url), createMemoryBus(), { cap: 10_000 })
+        : log;
+    const writes = Array.from({ length: 400 }, (_, n) =>
+      (n % 2 ? other : log).append(1, "incoming", { n }),
+    );
+    const seqs = await Promise.all(writes);
+    // Within one process, concurrent appends are stored in groups, in the order they were made.
+    for (const parity of [0, 1]) {
+      const mine = seqs.filter((_, n) => n % 2 === parity);
+      expect(mine).toEqual([...mine].sort((a, b) => a - b));
+    }
+    expect([...seqs].sort((a, b) => a - b)).toEqual(Array.from({ length: 400 }, (_, i) => i + 1));
+    const stored = await log.readAfter(1, "incoming", 0, 1000);
+    expect(stored.map((e) => e.seq)).toEqual(Array.from({ length: 400 }, (_, i) => i + 1));
+    expect(new Set(stored.map((e) => JSON.parse(e.data).n)).size).toBe(400);
   });
 });

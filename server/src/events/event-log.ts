@@ -1,19 +1,37 @@
-// Per account and stream, a numbered, capped history of events. append() stores and announces;
-// readAfter() is what SSE replays and what live subscribers read when the bus tells them to.
+// Per account and stream, a numbered, bounded history of events. append() stores and announces;
+// readAfter() is what SSE replays; watch() is how SSE follows a stream live, one shared read per
+// notification per stream in this process (fan-out.ts).
 
 import type { BusMessage, EventBus } from "../db/bus.ts";
-import { UniqueViolation, type Db } from "../db/db.ts";
-import { insertEvent, lastEventSeq, readEventsAfter, type StoredEvent } from "./events.store.ts";
+import type { Db } from "../db/db.ts";
+import {
+  appendEvents,
+  lastEventSeq,
+  pruneEvents,
+  readEventsAfter,
+  type StoredEvent,
+} from "../db/events.store.ts";
+import { createFanOut, type Watch, type WatchHandlers } from "./fan-out.ts";
+import { eventJson, MAX_EVENT_BYTES } from "./fit-event.ts";
 import { streamNames, type StreamName } from "./streams.ts";
 import { fillTriggerBodies } from "./trigger-bodies.ts";
 
-export type { StoredEvent };
+export type { StoredEvent, Watch, WatchHandlers };
 
 /** A bus message about one of the streams (other names on the bus are not ours and are dropped). */
 export type StreamMessage = BusMessage & { stream: StreamName };
 
+export interface EventLogOptions {
+  /** Events kept per stream (at least; pruning runs every `pruneEvery` appends of a stream). */
+  cap: number;
+  /** Default: the cap, at most 100. */
+  pruneEvery?: number;
+  /** Larger events are stored cut down, with "truncated": true (fit-event.ts). */
+  maxEventBytes?: number;
+}
+
 export interface EventLog {
-  /** Stores `data` as the next event of the stream, prunes beyond the cap, fans out; returns the seq. */
+  /** Stores `data` as the next event of the stream and announces it; returns the seq. */
   append(accountId: number, stream: StreamName, data: object): Promise<number>;
   /** Events after `afterSeq`, oldest first, at most `limit` (data is the stored JSON text). */
   readAfter(
@@ -25,36 +43,115 @@ export interface EventLog {
   /** The newest seq of a stream, 0 when empty. */
   lastSeq(accountId: number, stream: StreamName): Promise<number>;
   subscribe(listener: (message: StreamMessage) => void): () => void;
+  /** Every event after `after` (null: from now on), then each new one as it is stored. */
+  watch(
+    accountId: number,
+    stream: StreamName,
+    after: number | null,
+    handlers: WatchHandlers,
+  ): Promise<Watch>;
+  /** Live watches in this process. */
+  watchers(): number;
 }
 
-export function createEventLog(db: Db, bus: EventBus, options: { cap: number }): EventLog {
-  const insert = (accountId: number, stream: StreamName, json: string) =>
-    insertEvent(db, accountId, stream, json, options.cap);
+interface Pending {
+  json: string;
+  resolve(seq: number): void;
+  reject(error: unknown): void;
+}
+
+// What one statement stores at most: events, and characters of JSON (at least one event).
+const MAX_GROUP = 500;
+const MAX_GROUP_BYTES = 1024 * 1024;
+
+function takeGroup(queue: Pending[]): Pending[] {
+  let n = 0;
+  let bytes = 0;
+  while (
+    n < queue.length &&
+    n < MAX_GROUP &&
+    (n === 0 || bytes + queue[n]!.json.length <= MAX_GROUP_BYTES)
+  )
+    bytes += queue[n++]!.json.length;
+  return queue.splice(0, n);
+}
+
+export function createEventLog(db: Db, bus: EventBus, options: EventLogOptions): EventLog {
+  const pruneEvery = options.pruneEvery ?? Math.min(options.cap, 100);
+  const maxBytes = options.maxEventBytes ?? MAX_EVENT_BYTES;
+  // Error events of a trigger are stored without its body (report-error.ts); every reader, live
+  // or replaying, gets them whole.
+  const readAfter = async (accountId: number, stream: string, afterSeq: number, limit = 500) => {
+    const rows = await readEventsAfter(db, accountId, stream, afterSeq, limit);
+    return stream === "error" ? fillTriggerBodies(db, rows) : rows;
+  };
+  const subscribe = (listener: (message: StreamMessage) => void) =>
+    bus.subscribe((message) => {
+      if ((streamNames as readonly string[]).includes(message.stream))
+        listener(message as StreamMessage);
+    });
+  const fanOut = createFanOut({
+    readAfter,
+    lastSeq: (accountId, stream) => lastEventSeq(db, accountId, stream),
+    subscribe,
+  });
+
+  // Appends to one stream take turns on its counter row, each holding it until its commit. So
+  // that one busy stream is not one commit at a time, the appends that arrive while a group is
+  // being stored wait and go together as the next group: one statement, one commit.
+  const queues = new Map<string, Pending[]>();
+  const store = async (accountId: number, stream: StreamName, queue: Pending[], key: string) => {
+    while (queue.length > 0) {
+      const group = takeGroup(queue);
+      let last: number;
+      try {
+        last = await appendEvents(
+          db,
+          accountId,
+          stream,
+          group.map((p) => p.json),
+        );
+      } catch (error) {
+        for (const pending of group) pending.reject(error);
+        continue;
+      }
+      const first = last - group.length + 1;
+      await bus
+        .publish({ accountId, stream, seq: last })
+        .catch((error: Error) =>
+          console.error(`announcing ${stream} event ${last} failed: ${error.message}`),
+        );
+      // Outside the append: the counter row is not held while old events are deleted, and a
+      // failed prune costs only space until the next one.
+      if (
+        Math.floor(last / pruneEvery) > Math.floor((first - 1) / pruneEvery) &&
+        last > options.cap
+      ) {
+        await pruneEvents(db, accountId, stream, last - options.cap).catch((error: Error) =>
+          console.error(`pruning ${stream} of account ${accountId} failed: ${error.message}`),
+        );
+      }
+      group.forEach((pending, i) => pending.resolve(first + i));
+    }
+    queues.delete(key);
+  };
 
   return {
-    async append(accountId, stream, data) {
-      const json = JSON.stringify(data);
-      let seq: number | undefined;
-      // Two processes sharing PostgreSQL may pick the same next seq; the loser tries again.
-      for (let attempt = 0; seq === undefined; attempt++) {
-        try {
-          seq = await insert(accountId, stream, json);
-        } catch (error) {
-          if (!(error instanceof UniqueViolation) || attempt >= 10) throw error;
-        }
-      }
-      await bus.publish({ accountId, stream, seq });
-      return seq;
+    append(accountId, stream, data) {
+      const json = eventJson(data, maxBytes);
+      const key = `${accountId}\u0000${stream}`;
+      return new Promise<number>((resolve, reject) => {
+        const queue = queues.get(key);
+        if (queue) return void queue.push({ json, resolve, reject });
+        const fresh: Pending[] = [{ json, resolve, reject }];
+        queues.set(key, fresh);
+        void store(accountId, stream, fresh, key);
+      });
     },
-    readAfter: async (accountId, stream, afterSeq, limit = 500) => {
-      const rows = await readEventsAfter(db, accountId, stream, afterSeq, limit);
-      return stream === "error" ? fillTriggerBodies(db, rows) : rows;
-    },
+    readAfter,
     lastSeq: (accountId, stream) => lastEventSeq(db, accountId, stream),
-    subscribe: (listener) =>
-      bus.subscribe((message) => {
-        if ((streamNames as readonly string[]).includes(message.stream))
-          listener(message as StreamMessage);
-      }),
+    subscribe,
+    watch: (accountId, stream, after, handlers) => fanOut.watch(accountId, stream, after, handlers),
+    watchers: () => fanOut.watchers(),
   };
 }

@@ -1,6 +1,6 @@
 import type { Db } from "../db/db.ts";
 import { findTriggerBodies } from "../triggers/triggers.store.ts";
-import type { StoredEvent } from "./events.store.ts";
+import type { StoredEvent } from "../db/events.store.ts";
 
 // Error events of a trigger are stored without `original_message_body` (report-error.ts): the
 // body lives once, in the trigger's row. Reading puts it back where cattle_grid's ErrorMessage

@@ -153,23 +153,13 @@ describe("GET /fe/account/stream/{type}", () => {
     const server = await start({ keepAliveMs: 20 });
     await addAccount(server, "alice");
     const token = await signIn(server, "alice");
-    let active = 0;
-    const subscribe = server.services.events.subscribe;
-    server.services.events.subscribe = (listener) => {
-      active++;
-      const stop = subscribe(listener);
-      return () => {
-        active--;
-        stop();
-      };
-    };
     const streams = await Promise.all(
       ["incoming", "outgoing", "error"].map((s) => connect(server, token, s)),
     );
     await Promise.all(streams.map((s) => s.waitFor((f) => f.comment === "keep-alive")));
-    expect(active).toBe(3);
+    expect(server.services.events.watchers()).toBe(3);
     streams.forEach((s) => s.close());
-    await expect.poll(() => active, { timeout: 5_000 }).toBe(0);
+    await expect.poll(() => server.services.events.watchers(), { timeout: 5_000 }).toBe(0);
   });
 
   it("delivers a burst of events live, all of them, in order", async () => {

@@ -13,8 +13,6 @@ import type { Services } from "../services.ts";
 import type { FeEnv } from "./auth.ts";
 import { sendValidationErrors } from "./errors.ts";
 
-const pageSize = 500;
-
 export function createStreamRoutes(services: Services) {
   return new Hono<FeEnv>().get("/account/stream/:eventType", async (c) => {
     const stream = c.req.param("eventType");
@@ -52,7 +50,8 @@ export function createStreamRoutes(services: Services) {
 
 /**
  * The frames of one subscriber. `after` is the Last-Event-ID; null means "only what happens from
- * now on", as cattle_grid does for a first connection (we also say which id "now" is).
+ * now on", as cattle_grid does for a first connection (we also say which id "now" is). Rows come
+ * from events.watch(), which shares one read per notification among a stream's subscribers.
  */
 export function openSseStream(
   services: Services,
@@ -66,17 +65,15 @@ export function openSseStream(
   },
 ): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
-  let lastSent = 0;
   let closed = false;
-  let pumping = false;
-  let again = false;
-  let unsubscribe = () => {};
+  let watch: { close(): void } | undefined;
   let keepAlive: ReturnType<typeof setInterval> | undefined;
+  let controllerRef: ReadableStreamDefaultController<Uint8Array> | undefined;
 
   const close = () => {
     if (closed) return;
     closed = true;
-    unsubscribe();
+    watch?.close();
     clearInterval(keepAlive);
     options.signal?.removeEventListener("abort", onAbort);
   };
@@ -88,73 +85,46 @@ export function openSseStream(
       // already closed by the consumer
     }
   };
-  let controllerRef: ReadableStreamDefaultController<Uint8Array> | undefined;
-
-  // Reads the store from lastSent on until it is drained. A notification arriving meanwhile
-  // sets `again`; whoever finishes a read checks it (also after the loop, since a notification
-  // can land between the loop's last check and the end of the read), so nothing is left behind.
-  const pump = (controller: ReadableStreamDefaultController<Uint8Array>) => {
-    if (pumping) {
-      again = true;
-      return;
-    }
-    pumping = true;
-    again = false;
-    drain(controller)
-      .catch((error) => {
-        console.error(`event stream ${stream} of account ${accountId} failed:`, error);
-        onAbort();
-      })
-      .finally(() => {
-        pumping = false;
-        if (again && !closed) pump(controller);
-      });
-  };
-
-  const drain = async (controller: ReadableStreamDefaultController<Uint8Array>) => {
-    let rows;
-    do {
-      rows = await services.events.readAfter(accountId, stream, lastSent, pageSize);
-      if (closed || rows.length === 0) return;
-      let chunk = "";
-      for (const row of rows) chunk += `id: ${row.seq}\ndata: ${row.data}\n\n`;
-      lastSent = rows[rows.length - 1]!.seq;
-      controller.enqueue(encoder.encode(chunk));
-    } while (rows.length === pageSize);
+  const send = (text: string) => {
+    if (!closed) controllerRef?.enqueue(encoder.encode(text));
   };
 
   return new ReadableStream<Uint8Array>({
     async start(controller) {
       controllerRef = controller;
       options.signal?.addEventListener("abort", onAbort);
-      // Subscribe before reading where to start, so no event falls between the two.
-      unsubscribe = services.events.subscribe((message) => {
-        if (
-          message.accountId === accountId &&
-          message.stream === stream &&
-          message.seq > lastSent &&
-          !closed
-        ) {
-          pump(controller);
-        }
+      let connected = false;
+      const pending: string[] = [];
+      const opened = await services.events.watch(accountId, stream, options.after, {
+        onRows(rows) {
+          let chunk = "";
+          for (const row of rows) chunk += `id: ${row.seq}\ndata: ${row.data}\n\n`;
+          // Rows may come before the watch is returned; they follow the opening frames.
+          if (connected) send(chunk);
+          else pending.push(chunk);
+        },
+        onError(error) {
+          console.error(`event stream ${stream} of account ${accountId} failed:`, error);
+          onAbort();
+        },
       });
-      const newest = await services.events.lastSeq(accountId, stream);
-      // An id from the future means the store was replaced: everything it holds is new.
-      lastSent = options.after === null ? newest : options.after > newest ? 0 : options.after;
-      controller.enqueue(encoder.encode(": connected\n\n"));
+      watch = opened;
+      if (closed) return opened.close();
+      send(": connected\n\n");
       // A client that did not know where it stood (a first connection, or an id from a replaced
       // store) is told, in a frame with an id and no data: SSE clients record the id and
       // dispatch nothing. Resuming from it later gets whatever the client had not yet stored.
-      if (options.after !== lastSent) controller.enqueue(encoder.encode(`id: ${lastSent}\n\n`));
+      if (options.after !== opened.start) send(`id: ${opened.start}\n\n`);
+      connected = true;
+      for (const chunk of pending.splice(0)) send(chunk);
       keepAlive = setInterval(() => {
         if (closed) return;
-        controller.enqueue(encoder.encode(": keep-alive\n\n"));
+        send(": keep-alive\n\n");
         options.stillValid?.().then(
           (valid) => valid || onAbort(),
           () => {}, // a database hiccup is not a sign-out: the next tick asks again
         );
       }, services.config.keepAliveMs);
-      pump(controller);
     },
     cancel() {
       close();

@@ -1,0 +1,33 @@
+import { Hono } from "hono";
+import type { Db } from "../db/db.ts";
+import { migrationsDone } from "../db/schema.ts";
+
+// For load balancers and orchestrators, unauthenticated (server.md §9): /healthz says the
+// process is alive; /readyz that its database answers and has every migration of this build.
+
+const READY_TIMEOUT_MS = 2000;
+
+export function createHealthRoutes(db: Db, options: { ready: boolean } = { ready: true }) {
+  const app = new Hono();
+  app.get("/healthz", (c) => c.text("ok\n"));
+  if (!options.ready) return app;
+  app.get("/readyz", async (c) => {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Error("the database did not answer in time")),
+        READY_TIMEOUT_MS,
+      );
+    });
+    try {
+      const done = await Promise.race([migrationsDone(db), timeout]);
+      if (!done) return c.text("migrations are not done\n", 503);
+      return c.text("ready\n");
+    } catch (error) {
+      return c.text(`database unavailable: ${(error as Error).message}\n`, 503);
+    } finally {
+      clearTimeout(timer);
+    }
+  });
+  return app;
+}
