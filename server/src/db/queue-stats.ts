@@ -11,7 +11,8 @@ export interface QueueStats {
 
 export async function readQueueStats(db: Db): Promise<QueueStats> {
   const row = await db.get<{ depth: number | bigint | string; oldest: number | bigint | null }>(
-    `SELECT COUNT(*) AS depth, MIN(created_at) AS oldest FROM deliveries`,
+    `SELECT COUNT(*) AS depth, MIN(created_at) AS oldest FROM deliveries
+     WHERE state IN ('queued', 'retrying', 'stopped')`,
   );
   return {
     depth: Number(row?.depth ?? 0),

@@ -180,6 +180,7 @@ const migrations: Migration[] = [
         activity_id TEXT NOT NULL,
         sender_id TEXT NOT NULL,
         received_at BIGINT NOT NULL,
+        stored INTEGER NOT NULL DEFAULT 0,
         PRIMARY KEY (actor_id, activity_id, sender_id)
       )`,
       `CREATE INDEX inbox_seen_time ON inbox_seen(received_at)`,

@@ -3,6 +3,7 @@ import type { Db } from "../db/db.ts";
 import { appendEvents, pruneEvents } from "../db/events.store.ts";
 import { eventJson } from "../events/fit-event.ts";
 import type { StreamName } from "../events/streams.ts";
+import { timeEventAppend } from "../metrics/observe.ts";
 
 // An event stored in the same transaction as the work it reports (a send's queued deliveries),
 // so that the stream never says something happened that did not, or the reverse. Its seq comes
@@ -25,6 +26,7 @@ export async function appendInTransaction(
   after?: (tx: Db, seq: number) => Promise<void>,
 ): Promise<number | null> {
   const json = eventJson(event);
+  const stopTimer = timeEventAppend(services, stream);
   const seq = await services.db.transaction(async (tx) => {
     if (!(await work(tx))) return null;
     const seq = await appendEvents(tx, accountId, stream, [json]);
@@ -32,6 +34,7 @@ export async function appendInTransaction(
     return seq;
   });
   if (seq === null) return null;
+  stopTimer();
   await services.bus
     .publish({ accountId, stream, seq })
     .catch((error: Error) =>

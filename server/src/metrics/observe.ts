@@ -11,7 +11,7 @@ const enabled = new WeakMap<object, Metrics>();
 const deliveryLog = getLogger(["corral", "delivery"]);
 const triggerLog = getLogger(["corral", "trigger"]);
 
-/** Turns metrics on for this server: a registry, and the event log timed and its subscribers counted. */
+/** Turns metrics on for this server: a registry, and the event log's appends timed. */
 export function enableMetrics(services: Services): Metrics {
   const metrics = createMetrics(services);
   enabled.set(services, metrics);
@@ -33,16 +33,6 @@ function instrumentEventLog(events: EventLog, metrics: Metrics): EventLog {
       } finally {
         stop();
       }
-    },
-    subscribe(listener) {
-      const unsubscribe = events.subscribe(listener);
-      metrics.subscribers.inc();
-      let open = true;
-      return () => {
-        if (open) metrics.subscribers.dec();
-        open = false;
-        unsubscribe();
-      };
     },
   };
 }
@@ -127,4 +117,12 @@ export async function observeTrigger<T>(
       ms: Math.round(seconds * 1000),
     });
   }
+}
+
+/** Times an event stored outside EventLog.append (in a send's own transaction); call the stop. */
+export function timeEventAppend(services: object, stream: string): () => void {
+  const metrics = metricsOf(services);
+  if (!metrics) return () => {};
+  const stop = metrics.eventAppend.startTimer({ stream });
+  return () => void stop();
 }

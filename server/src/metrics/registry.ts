@@ -17,7 +17,7 @@ export function roleOf(config: object): string {
   return typeof role === "string" && role !== "" ? role : "all";
 }
 
-export function createMetrics(services: Pick<Services, "config" | "db">) {
+export function createMetrics(services: Pick<Services, "config" | "db" | "events">) {
   const registry = new Registry();
   registry.setDefaultLabels({ role: roleOf(services.config) });
   collectDefaultMetrics({ register: registry });
@@ -63,6 +63,10 @@ export function createMetrics(services: Pick<Services, "config" | "db">) {
       name: "corral_stream_subscribers",
       help: "Event stream subscribers (open SSE connections) in this process",
       registers,
+      // Streams follow the event log through its watches (one shared read per stream).
+      collect() {
+        this.set(services.events.watchers());
+      },
     }),
     eventAppend: new Histogram({
       name: "corral_event_append_seconds",

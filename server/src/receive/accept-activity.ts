@@ -2,7 +2,14 @@ import { findLocalActor } from "../activitypub/local-keys.ts";
 import { idOf, parseActivityPub } from "../activitypub/parse.ts";
 import type { Services } from "../services.ts";
 import type { InboxHandlers } from "./inbox-handlers.ts";
-import { markSeen, sweepSeen } from "./inbox-seen.store.ts";
+import {
+  claimSeen,
+  markStored,
+  releaseClaim,
+  sweepSeen,
+  type Claim,
+  type SeenKey,
+} from "./inbox-seen.store.ts";
 import { findAddressedActors } from "./recipients.ts";
 
 /** Receiving an activity, as the delivery queue is handed it for inboxes on this server. */
@@ -19,6 +26,9 @@ export type Received = { ok: true } | { ok: false; reason: string };
 /** How long an activity id is remembered: longer than any sender keeps retrying one. */
 export const SEEN_FOR_MS = 7 * 24 * 3600_000;
 const SWEEP_EVERY_MS = 3600_000;
+/** A claim not stored within this long was left by a process that died: the next copy takes it. */
+export const CLAIM_STALE_MS = 10_000;
+const BUSY_POLL_MS = 25;
 const lastSweep = new WeakMap<Services, number>();
 
 /**
@@ -46,28 +56,46 @@ export async function acceptActivity(
   const activityId = typeof raw.id === "string" ? raw.id : null;
   const recipients: string[] = [];
   for (const recipient of addressed) {
-    // Marked before the event is written: a crash between the two loses this one activity
-    // rather than letting two concurrent copies both through.
-    if (activityId !== null) {
-      const seen = { actorId: recipient, activityId, senderId: sender, at: Date.now() };
-      if (!(await markSeen(services.db, seen))) continue;
-    }
+    const key = activityId === null ? null : { actorId: recipient, activityId, senderId: sender };
+    if (key && (await claim(services, key)) === "stored") continue;
     recipients.push(recipient);
     const accountId = (await findLocalActor(services.db, recipient))?.accountId;
-    if (accountId == null) continue;
-    await services.events.append(accountId, "incoming", {
-      actor: recipient,
-      event_type: "incoming",
-      data: { raw, parsed },
-      history_id: null,
-      trigger_id: null,
-    });
+    try {
+      if (accountId != null) {
+        await services.events.append(accountId, "incoming", {
+          actor: recipient,
+          event_type: "incoming",
+          data: { raw, parsed },
+          history_id: null,
+          trigger_id: null,
+        });
+      }
+    } catch (error) {
+      if (key) await releaseClaim(services.db, key).catch(() => {});
+      throw error;
+    }
+    if (key) await markStored(services.db, key);
   }
   await sweepNowAndThen(services);
   // A replay to every addressed actor changes nothing (no second Accept, no second follower).
   if (addressed.length > 0 && recipients.length === 0) return { ok: true };
   await handlers.for(raw)?.(services, { raw, sender, recipients });
   return { ok: true };
+}
+
+/**
+ * Claims the activity for one recipient. Two copies at once: the second waits for the first to
+ * be stored (then it is a replay), or for the first's claim to go stale (its process died before
+ * storing: then the second stores it), so a copy is neither shown twice nor lost.
+ */
+async function claim(services: Services, key: SeenKey): Promise<Claim> {
+  const giveUp = Date.now() + CLAIM_STALE_MS + 1000;
+  for (;;) {
+    const now = Date.now();
+    const result = await claimSeen(services.db, key, now, now - CLAIM_STALE_MS);
+    if (result !== "busy" || now > giveUp) return result === "busy" ? "claimed" : result;
+    await new Promise((resolve) => setTimeout(resolve, BUSY_POLL_MS));
+  }
 }
 
 async function sweepNowAndThen(services: Services) {
