@@ -3,7 +3,7 @@
 // bare Fedify 2.3.6, both delivering to N sink actors on loopback. Prints one table and writes
 // bench/results/delivery-<timestamp>.json.
 //   node bench/delivery.bench.ts [--sinks N] [--per-round K] [--rounds R] [--inbox M]
-//     [--concurrency C] [--database URL] [--corral-arg ARG ...] [--fedify-parallel P]
+//     [--concurrency C] [--database URL] [--corral-arg ARG ...] [--fedify-parallel P] [--verify-sink]
 
 import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
@@ -31,9 +31,11 @@ const { values } = parseArgs({
     database: { type: "string" },
     "corral-arg": { type: "string", multiple: true, default: [] },
     "fedify-parallel": { type: "string" },
+    "verify-sink": { type: "boolean", default: false },
   },
 });
 const N = Number(values.sinks);
+const VERIFY = values["verify-sink"];
 const load = { rounds: Number(values.rounds), perRound: Number(values["per-round"]) };
 const INBOX_N = Number(values.inbox);
 const CONCURRENCY = Number(values.concurrency);
@@ -52,7 +54,7 @@ const signRate = measureSignRate();
 console.log(`node:crypto RSA-2048 signatures on one core: ${Math.round(signRate)}/s`);
 
 // Corral: an account by the CLI, an actor and sends through /fe, arrivals at the sink.
-const corralSink = await startSink(N);
+const corralSink = await startSink(N, { verify: VERIFY });
 const database = values.database ?? tempSqliteDatabase();
 createCorralAccount(database, "bench", "bench-password");
 const corral = await startCorral({ database, args: values["corral-arg"] });
@@ -74,7 +76,7 @@ const corralDelivery = await runDeliveryRounds(
   load,
 );
 await pause(1000); // anything sent twice would arrive now
-assertExactlyOnce(corralSink, expectedPosts, "Corral delivery");
+assertExactlyOnce(corralSink, expectedPosts, "Corral delivery", VERIFY);
 
 const stream = await countStream(corral.url, client.token, "incoming");
 const corralWarm = signedCreates(corralSink, actor.sharedInbox, actor.id, N, "inbox-warm-up");
@@ -97,7 +99,7 @@ await corral.stop();
 await corralSink.close();
 
 // Bare Fedify: the same loads from its own process, to a fresh sink.
-const fedifySink = await startSink(N);
+const fedifySink = await startSink(N, { verify: VERIFY });
 const fedify = await startFedify(
   values["fedify-parallel"] ? ["--parallel", values["fedify-parallel"]] : [],
 );
@@ -107,7 +109,7 @@ const fedifyDelivery = await runDeliveryRounds(
   load,
 );
 await pause(1000);
-assertExactlyOnce(fedifySink, expectedPosts, "bare Fedify delivery");
+assertExactlyOnce(fedifySink, expectedPosts, "bare Fedify delivery", VERIFY);
 
 const fedifyWarm = signedCreates(
   fedifySink,
@@ -148,6 +150,7 @@ printAndSave({
     database,
     corralArgs: values["corral-arg"],
     fedifyParallel: values["fedify-parallel"] ?? null,
+    verifySink: VERIFY,
   },
   loadAverageAtStart,
   signRate,

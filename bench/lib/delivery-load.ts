@@ -60,12 +60,17 @@ export async function runDeliveryRounds(
   return results;
 }
 
-/** Throws unless the sink got exactly `expected` POSTs, every one signed, none twice. */
-export function assertExactlyOnce(sink: Sink, expected: number, who: string) {
+/** Throws unless the sink got exactly `expected` POSTs, every one signed (and verified, if the
+ * sink verifies), none twice. */
+export function assertExactlyOnce(sink: Sink, expected: number, who: string, verified: boolean) {
   const t = sink.tally();
-  const line = `${who}: ${t.posts} POSTs for ${expected} deliveries, ${t.duplicates} duplicates, ${t.unsigned} unsigned (signatures: ${t.cavage} draft-cavage, ${t.rfc9421} RFC 9421; presence checked, not verified)`;
+  const checked = verified
+    ? `${t.verified} verified, ${t.unverified} failed verification`
+    : "presence checked, not verified";
+  const line = `${who}: ${t.posts} POSTs for ${expected} deliveries, ${t.duplicates} duplicates, ${t.unsigned} unsigned (signatures: ${t.cavage} draft-cavage, ${t.rfc9421} RFC 9421; ${checked})`;
   console.log(line);
-  if (t.posts !== expected || t.duplicates || t.unsigned || t.unreadable)
+  const badSignatures = verified && (t.unverified > 0 || t.verified !== t.posts);
+  if (t.posts !== expected || t.duplicates || t.unsigned || t.unreadable || badSignatures)
     throw new Error(`not every delivery arrived exactly once and signed: ${line}`);
 }
 

@@ -1,12 +1,13 @@
 // A loopback server hosting N sink actors: actor documents with a public key (so a server can
 // resolve them by id and verify what they sign), and one inbox each that counts POSTs per
 // activity id and recipient. It checks that every POST carries a Signature header and records
-// which kind (draft-cavage, or RFC 9421 with Signature-Input); it does not verify signatures,
-// so that the sink costs the shared CPU as little as possible.
+// which kind (draft-cavage, or RFC 9421 with Signature-Input). It verifies signatures only when
+// asked (sink-verify.ts), so that by default the sink costs the shared CPU as little as possible.
 
 import { generateKeyPairSync, type KeyObject } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { createSinkVerifier } from "./sink-verify.ts";
 
 export interface SinkTally {
   posts: number;
@@ -15,6 +16,9 @@ export interface SinkTally {
   cavage: number;
   rfc9421: number;
   unreadable: number;
+  /** With verification on: POSTs whose signature verified, and those that did not. */
+  verified: number;
+  unverified: number;
 }
 
 export interface Sink {
@@ -28,7 +32,7 @@ export interface Sink {
   close(): Promise<void>;
 }
 
-export async function startSink(n: number): Promise<Sink> {
+export async function startSink(n: number, options: { verify?: boolean } = {}): Promise<Sink> {
   const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
   const publicKeyPem = publicKey.export({ type: "spki", format: "pem" }) as string;
   const perActivity = new Map<string, { counts: Uint16Array; distinct: number }>();
@@ -39,7 +43,10 @@ export async function startSink(n: number): Promise<Sink> {
     cavage: 0,
     rfc9421: 0,
     unreadable: 0,
+    verified: 0,
+    unverified: 0,
   };
+  let verify: ReturnType<typeof createSinkVerifier> | undefined;
   let lastArrival = 0;
   let url = "";
 
@@ -64,9 +71,12 @@ export async function startSink(n: number): Promise<Sink> {
       if (!req.headers.signature) tally.unsigned++;
       else if (req.headers["signature-input"]) tally.rfc9421++;
       else tally.cavage++;
+      const body = Buffer.concat(chunks);
+      // Answered 202 whatever the outcome: a refusal would make the sender try again.
+      verify?.(req, body).then((ok) => void (ok ? tally.verified++ : tally.unverified++));
       let id: unknown;
       try {
-        id = (JSON.parse(Buffer.concat(chunks).toString("utf8")) as { id?: unknown }).id;
+        id = (JSON.parse(body.toString("utf8")) as { id?: unknown }).id;
       } catch {
         id = undefined;
       }
@@ -99,6 +109,7 @@ export async function startSink(n: number): Promise<Sink> {
   server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  if (options.verify) verify = createSinkVerifier(url);
   const actorIds = Array.from({ length: n }, (_, i) => `${url}/actors/s${i}`);
 
   return {
