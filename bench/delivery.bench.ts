@@ -4,6 +4,7 @@
 // bench/results/delivery-<timestamp>.json.
 //   node bench/delivery.bench.ts [--sinks N] [--per-round K] [--rounds R] [--inbox M]
 //     [--concurrency C] [--database URL] [--corral-arg ARG ...] [--fedify-parallel P] [--verify-sink]
+//   BENCH_CPU_PROF=DIR also writes a V8 CPU profile of each server into DIR.
 
 import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
@@ -34,6 +35,10 @@ const { values } = parseArgs({
     "verify-sink": { type: "boolean", default: false },
   },
 });
+// BENCH_CPU_PROF=dir: both servers write a V8 CPU profile there when they stop.
+const profile = process.env.BENCH_CPU_PROF
+  ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
+  : [];
 const N = Number(values.sinks);
 const VERIFY = values["verify-sink"];
 const load = { rounds: Number(values.rounds), perRound: Number(values["per-round"]) };
@@ -57,7 +62,11 @@ console.log(`node:crypto RSA-2048 signatures on one core: ${Math.round(signRate)
 const corralSink = await startSink(N, { verify: VERIFY });
 const database = values.database ?? tempSqliteDatabase();
 createCorralAccount(database, "bench", "bench-password");
-const corral = await startCorral({ database, args: values["corral-arg"] });
+const corral = await startCorral({
+  database,
+  args: values["corral-arg"],
+  nodeArgs: profile,
+});
 const client = await signIn(corral.url, "bench", "bench-password");
 const actor = await client.createActor("bench");
 const corralDelivery = await runDeliveryRounds(
@@ -102,6 +111,7 @@ await corralSink.close();
 const fedifySink = await startSink(N, { verify: VERIFY });
 const fedify = await startFedify(
   values["fedify-parallel"] ? ["--parallel", values["fedify-parallel"]] : [],
+  profile,
 );
 const fedifyDelivery = await runDeliveryRounds(
   { pid: fedify.pid, activityId: (tag) => `${fedify.actorId}/bench/${tag}`, send: fedify.send },

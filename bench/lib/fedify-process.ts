@@ -6,8 +6,8 @@ import { killOnExit, stopChild } from "./corral-process.ts";
 
 const entry = new URL("../fedify-server.ts", import.meta.url).pathname;
 
-export async function startFedify(args: string[] = []) {
-  const child = spawn(process.execPath, [entry, ...args], {
+export async function startFedify(args: string[] = [], nodeArgs: string[] = []) {
+  const child = spawn(process.execPath, [...nodeArgs, entry, ...args], {
     stdio: ["ignore", "pipe", "inherit"],
   });
   killOnExit(child);
