@@ -39,11 +39,17 @@ const { values } = parseArgs({
 const profile = process.env.BENCH_CPU_PROF
   ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
   : [];
-const N = Number(values.sinks);
+const count = (flag: "sinks" | "per-round" | "rounds" | "inbox" | "concurrency") => {
+  const n = Number(values[flag]);
+  if (Number.isSafeInteger(n) && n > 0) return n;
+  console.error(`delivery bench: --${flag} must be a whole number above 0, not "${values[flag]}"`);
+  process.exit(2);
+};
+const N = count("sinks");
 const VERIFY = values["verify-sink"];
-const load = { rounds: Number(values.rounds), perRound: Number(values["per-round"]) };
-const INBOX_N = Number(values.inbox);
-const CONCURRENCY = Number(values.concurrency);
+const load = { rounds: count("rounds"), perRound: count("per-round") };
+const INBOX_N = count("inbox");
+const CONCURRENCY = count("concurrency");
 const expectedPosts = N * (1 + load.rounds * load.perRound);
 const note = (id: string, actor: string, to: string[]) => ({
   "@context": "https://www.w3.org/ns/activitystreams",
