@@ -157,7 +157,7 @@ if (fedifyInbox.rejected || received.duplicates || received.distinct !== N + INB
 await fedify.stop();
 await fedifySink.close();
 
-printAndSave({
+await printAndSave({
   setup: {
     sinks: N,
     ...load,
