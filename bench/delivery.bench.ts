@@ -91,6 +91,7 @@ const corralDelivery = await runDeliveryRounds(
   load,
 );
 await pause(1000); // anything sent twice would arrive now
+await corralSink.checked();
 assertExactlyOnce(corralSink, expectedPosts, "Corral delivery", VERIFY);
 
 const stream = await countStream(corral.url, client.token, "incoming");
@@ -125,6 +126,7 @@ const fedifyDelivery = await runDeliveryRounds(
   load,
 );
 await pause(1000);
+await fedifySink.checked();
 assertExactlyOnce(fedifySink, expectedPosts, "bare Fedify delivery", VERIFY);
 
 const fedifyWarm = signedCreates(

@@ -28,6 +28,8 @@ export interface Sink {
   sender(i: number): { actorId: string; keyId: string; privateKey: KeyObject };
   /** Resolves with the time (performance.now()) the last of ids × N deliveries arrived. */
   waitForAll(ids: string[], timeoutMs: number): Promise<number>;
+  /** Resolves once every signature check started so far has ended. */
+  checked(): Promise<void>;
   tally(): SinkTally;
   close(): Promise<void>;
 }
@@ -47,6 +49,7 @@ export async function startSink(n: number, options: { verify?: boolean } = {}): 
     unverified: 0,
   };
   let verify: ReturnType<typeof createSinkVerifier> | undefined;
+  const checking = new Set<Promise<void>>();
   let lastArrival = 0;
   let url = "";
 
@@ -73,7 +76,13 @@ export async function startSink(n: number, options: { verify?: boolean } = {}): 
       else tally.cavage++;
       const body = Buffer.concat(chunks);
       // Answered 202 whatever the outcome: a refusal would make the sender try again.
-      verify?.(req, body).then((ok) => void (ok ? tally.verified++ : tally.unverified++));
+      if (verify) {
+        const check = verify(req, body).then(
+          (ok) => void (ok ? tally.verified++ : tally.unverified++),
+        );
+        checking.add(check);
+        void check.finally(() => checking.delete(check));
+      }
       let id: unknown;
       try {
         id = (JSON.parse(body.toString("utf8")) as { id?: unknown }).id;
@@ -128,6 +137,7 @@ export async function startSink(n: number, options: { verify?: boolean } = {}): 
         await new Promise((r) => setTimeout(r, 10));
       }
     },
+    checked: async () => void (await Promise.all(checking)),
     tally: () => ({ ...tally }),
     close: () =>
       new Promise<void>((resolve) => {
