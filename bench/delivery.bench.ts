@@ -106,7 +106,7 @@ const corralInbox = await runInboxLoad(corral.pid, corralInboxLoad.posts, CONCUR
 await pause(500);
 const onStream = stream.seen();
 console.log(
-  `Corral inbox: ${corralInbox.rejected} of ${INBOX_N} not 2xx; ${onStream.distinct} activities on the incoming stream (warm-up ${N} + ${INBOX_N}), ${onStream.duplicates} twice`,
+  `Corral inbox: ${corralInbox.rejected} of ${INBOX_N} not 2xx; ${onStream.distinct} activities on the incoming stream (warm-up ${N} + ${INBOX_N}), ${onStream.duplicates} twice; load generator CPU ${corralInbox.generatorCpuMsPerActivity.toFixed(2)} ms/activity`,
 );
 if (corralInbox.rejected || onStream.duplicates || onStream.distinct !== N + INBOX_N)
   throw new Error("Corral's inbox lost, refused or doubled activities");
@@ -152,7 +152,7 @@ const fedifyInbox = await runInboxLoad(fedify.pid, fedifyInboxLoad.posts, CONCUR
 await pause(500);
 const received = await fedify.received();
 console.log(
-  `bare Fedify inbox: ${fedifyInbox.rejected} of ${INBOX_N} not 2xx; ${received.distinct} activities reached its listener (warm-up ${N} + ${INBOX_N}), ${received.duplicates} twice`,
+  `bare Fedify inbox: ${fedifyInbox.rejected} of ${INBOX_N} not 2xx; ${received.distinct} activities reached its listener (warm-up ${N} + ${INBOX_N}), ${received.duplicates} twice; load generator CPU ${fedifyInbox.generatorCpuMsPerActivity.toFixed(2)} ms/activity`,
 );
 if (fedifyInbox.rejected || received.duplicates || received.distinct !== N + INBOX_N)
   throw new Error("bare Fedify's inbox lost, refused or doubled activities");

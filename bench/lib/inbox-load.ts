@@ -12,6 +12,8 @@ export interface InboxResult {
   acceptedPerSecond: number;
   processedPerSecond: number;
   cpuMsPerActivity: number;
+  /** This process's CPU (load generator, sink, stream reader): shows when it is the bottleneck. */
+  generatorCpuMsPerActivity: number;
 }
 
 export async function runInboxLoad(
@@ -35,6 +37,7 @@ export async function runInboxLoad(
   let next = 0;
   let rejected = 0;
   const cpuBefore = processCpuMs(pid);
+  const ownBefore = process.cpuUsage();
   const started = performance.now();
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
@@ -47,6 +50,7 @@ export async function runInboxLoad(
   const answered = performance.now();
   const last = await processed();
   const cpuMs = processCpuMs(pid) - cpuBefore;
+  const own = process.cpuUsage(ownBefore);
   agent.destroy();
   return {
     activities: posts.length,
@@ -54,6 +58,7 @@ export async function runInboxLoad(
     acceptedPerSecond: posts.length / ((answered - started) / 1000),
     processedPerSecond: posts.length / ((Math.max(last, answered) - started) / 1000),
     cpuMsPerActivity: cpuMs / posts.length,
+    generatorCpuMsPerActivity: (own.user + own.system) / 1000 / posts.length,
   };
 }
 
