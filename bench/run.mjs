@@ -6,6 +6,7 @@ const steps = [
   ["console bench build", "npm", ["run", "build:bench", "-w", "console", "--silent"]],
   ["console (Chromium)", "node", ["bench/console.bench.ts"]],
   ["federation (loopback)", "node", ["bench/federation.bench.ts"]],
+  ["delivery and inbox vs bare Fedify (loopback)", "node", ["bench/delivery.bench.ts"]],
   [
     "scale (SQLite and PostgreSQL, one process and web×2 + worker)",
     "node",

@@ -1,0 +1,177 @@
+// Delivery and inbox at the speed of signing (issue 18): Node's single-core RSA-2048 signing rate,
+// then the same loads on Corral (`corral serve` as a child process, driven through /fe) and on
+// bare Fedify 2.3.6, both delivering to N sink actors on loopback. Prints one table and writes
+// bench/results/delivery-<timestamp>.json.
+//   node bench/delivery.bench.ts [--sinks N] [--per-round K] [--rounds R] [--inbox M]
+//     [--concurrency C] [--database URL] [--corral-arg ARG ...] [--fedify-parallel P] [--verify-sink]
+//   BENCH_CPU_PROF=DIR also writes a V8 CPU profile of each server into DIR.
+
+import { loadavg } from "node:os";
+import { parseArgs } from "node:util";
+import {
+  createCorralAccount,
+  signIn,
+  startCorral,
+  tempSqliteDatabase,
+} from "./lib/corral-process.ts";
+import { assertExactlyOnce, pause, runDeliveryRounds } from "./lib/delivery-load.ts";
+import { startFedify } from "./lib/fedify-process.ts";
+import { runInboxLoad, signedCreates } from "./lib/inbox-load.ts";
+import { printAndSave } from "./lib/report.ts";
+import { measureSignRate } from "./lib/sign-rate.ts";
+import { startSink } from "./lib/sink.ts";
+import { countStream } from "./lib/stream-counter.ts";
+
+const { values } = parseArgs({
+  options: {
+    sinks: { type: "string", default: "500" },
+    "per-round": { type: "string", default: "10" },
+    rounds: { type: "string", default: "3" },
+    inbox: { type: "string", default: "3000" },
+    concurrency: { type: "string", default: "64" },
+    database: { type: "string" },
+    "corral-arg": { type: "string", multiple: true, default: [] },
+    "fedify-parallel": { type: "string" },
+    "verify-sink": { type: "boolean", default: false },
+  },
+});
+// BENCH_CPU_PROF=dir: both servers write a V8 CPU profile there when they stop.
+const profile = process.env.BENCH_CPU_PROF
+  ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
+  : [];
+const count = (flag: "sinks" | "per-round" | "rounds" | "inbox" | "concurrency") => {
+  const n = Number(values[flag]);
+  if (Number.isSafeInteger(n) && n > 0) return n;
+  console.error(`delivery bench: --${flag} must be a whole number above 0, not "${values[flag]}"`);
+  process.exit(2);
+};
+const N = count("sinks");
+const VERIFY = values["verify-sink"];
+const load = { rounds: count("rounds"), perRound: count("per-round") };
+const INBOX_N = count("inbox");
+const CONCURRENCY = count("concurrency");
+const expectedPosts = N * (1 + load.rounds * load.perRound);
+const note = (id: string, actor: string, to: string[]) => ({
+  "@context": "https://www.w3.org/ns/activitystreams",
+  id,
+  type: "Create",
+  actor,
+  to,
+  object: { id: `${id}/note`, type: "Note", attributedTo: actor, content: `bench ${id}` },
+});
+
+const loadAverageAtStart = loadavg();
+const signRate = measureSignRate();
+console.log(`node:crypto RSA-2048 signatures on one core: ${Math.round(signRate)}/s`);
+
+// Corral: an account by the CLI, an actor and sends through /fe, arrivals at the sink.
+const corralSink = await startSink(N, { verify: VERIFY });
+const database = values.database ?? tempSqliteDatabase();
+createCorralAccount(database, "bench", "bench-password");
+const corral = await startCorral({
+  database,
+  args: values["corral-arg"],
+  nodeArgs: profile,
+});
+const client = await signIn(corral.url, "bench", "bench-password");
+const actor = await client.createActor("bench");
+const corralDelivery = await runDeliveryRounds(
+  {
+    pid: corral.pid,
+    activityId: (tag) => `${actor.id}/bench/${tag}`,
+    send: async (activities) => {
+      await Promise.all(
+        activities.map(({ id, to }) =>
+          client.trigger("send_message", { actor: actor.id, data: note(id, actor.id, to) }),
+        ),
+      );
+    },
+  },
+  corralSink,
+  load,
+);
+await pause(1000); // anything sent twice would arrive now
+await corralSink.checked();
+assertExactlyOnce(corralSink, expectedPosts, "Corral delivery", VERIFY);
+
+const stream = await countStream(corral.url, client.token, "incoming");
+const corralWarm = signedCreates(corralSink, actor.sharedInbox, actor.id, N, "inbox-warm-up");
+const corralInboxLoad = signedCreates(corralSink, actor.sharedInbox, actor.id, INBOX_N, "inbox");
+await runInboxLoad(corral.pid, corralWarm.posts, CONCURRENCY, () =>
+  stream.waitForAll(corralWarm.ids, 60_000),
+);
+const corralInbox = await runInboxLoad(corral.pid, corralInboxLoad.posts, CONCURRENCY, () =>
+  stream.waitForAll(corralInboxLoad.ids, 60_000),
+);
+await pause(500);
+const onStream = stream.seen();
+console.log(
+  `Corral inbox: ${corralInbox.rejected} of ${INBOX_N} not 2xx; ${onStream.distinct} activities on the incoming stream (warm-up ${N} + ${INBOX_N}), ${onStream.duplicates} twice; load generator CPU ${corralInbox.generatorCpuMsPerActivity.toFixed(2)} ms/activity`,
+);
+if (corralInbox.rejected || onStream.duplicates || onStream.distinct !== N + INBOX_N)
+  throw new Error("Corral's inbox lost, refused or doubled activities");
+stream.close();
+await corral.stop();
+await corralSink.close();
+
+// Bare Fedify: the same loads from its own process, to a fresh sink.
+const fedifySink = await startSink(N, { verify: VERIFY });
+const fedify = await startFedify(
+  values["fedify-parallel"] ? ["--parallel", values["fedify-parallel"]] : [],
+  profile,
+);
+const fedifyDelivery = await runDeliveryRounds(
+  { pid: fedify.pid, activityId: (tag) => `${fedify.actorId}/bench/${tag}`, send: fedify.send },
+  fedifySink,
+  load,
+);
+await pause(1000);
+await fedifySink.checked();
+assertExactlyOnce(fedifySink, expectedPosts, "bare Fedify delivery", VERIFY);
+
+const fedifyWarm = signedCreates(
+  fedifySink,
+  fedify.sharedInbox,
+  fedify.actorId,
+  N,
+  "inbox-warm-up",
+);
+const fedifyInboxLoad = signedCreates(
+  fedifySink,
+  fedify.sharedInbox,
+  fedify.actorId,
+  INBOX_N,
+  "inbox",
+);
+await runInboxLoad(fedify.pid, fedifyWarm.posts, CONCURRENCY, () =>
+  fedify.waitForReceived(fedifyWarm.ids, 60_000),
+);
+const fedifyInbox = await runInboxLoad(fedify.pid, fedifyInboxLoad.posts, CONCURRENCY, () =>
+  fedify.waitForReceived(fedifyInboxLoad.ids, 120_000),
+);
+await pause(500);
+const received = await fedify.received();
+console.log(
+  `bare Fedify inbox: ${fedifyInbox.rejected} of ${INBOX_N} not 2xx; ${received.distinct} activities reached its listener (warm-up ${N} + ${INBOX_N}), ${received.duplicates} twice; load generator CPU ${fedifyInbox.generatorCpuMsPerActivity.toFixed(2)} ms/activity`,
+);
+if (fedifyInbox.rejected || received.duplicates || received.distinct !== N + INBOX_N)
+  throw new Error("bare Fedify's inbox lost, refused or doubled activities");
+await fedify.stop();
+await fedifySink.close();
+
+await printAndSave({
+  setup: {
+    sinks: N,
+    ...load,
+    inbox: INBOX_N,
+    concurrency: CONCURRENCY,
+    database,
+    corralArgs: values["corral-arg"],
+    fedifyParallel: values["fedify-parallel"] ?? null,
+    verifySink: VERIFY,
+  },
+  loadAverageAtStart,
+  signRate,
+  corral: { delivery: corralDelivery, inbox: corralInbox },
+  fedify: { delivery: fedifyDelivery, inbox: fedifyInbox },
+});
