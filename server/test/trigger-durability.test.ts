@@ -102,7 +102,12 @@ describe("triggers across kill -9", () => {
     for (const id of answered) expect(counts.get(id), id).toBe(1);
     // Each note reached the remote inbox; twice only if its delivery was in flight at the kill.
     const posts = () => remote!.requests.filter((r) => r.method === "POST");
-    await expect.poll(() => new Set(posts().map((r) => r.body.toString())).size).toBe(recorded);
+    await expect
+      .poll(() => new Set(posts().map((r) => r.body.toString())).size, {
+        timeout: 30_000,
+        interval: 100,
+      })
+      .toBe(recorded);
     expect(posts().length - recorded).toBeLessThanOrEqual(atKill.inFlight);
     const unfinished = atKill.states.filter((s) => s.state !== "done");
     console.log(
