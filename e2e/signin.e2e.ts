@@ -80,9 +80,9 @@ test("a wrong password logs 'token is undefined', shows only the server's reason
   // workbench.md: the card says why (console.md showed nothing); nothing else changes.
   const alert = signInForm(page).getByRole("alert");
   await alert.waitFor();
-  expect(await alert.textContent()).toBe("Wrong account name or password");
+  expect(await alert.textContent()).toBe("Wrong name or password");
   expect(new URL(page.url()).pathname).toBe("/signin");
-  expect((await visibleText(page)).replace("Wrong account name or password\n", "")).toBe(before);
+  expect((await visibleText(page)).replace("Wrong name or password\n", "")).toBe(before);
   expect((await readUserStorage(page))?.token ?? null).toBeNull();
 });
 

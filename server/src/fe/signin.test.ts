@@ -29,8 +29,8 @@ describe("POST /fe/signin", () => {
     });
     expect(wrong.status).toBe(401);
     expect(unknown.status).toBe(401);
-    expect(await wrong.json()).toEqual({ detail: "Wrong account name or password" });
-    expect(await unknown.json()).toEqual({ detail: "Wrong account name or password" });
+    expect(await wrong.json()).toEqual({ detail: "Wrong name or password" });
+    expect(await unknown.json()).toEqual({ detail: "Wrong name or password" });
   });
 
   it("answers 422 in FastAPI's shape for a missing field and for invalid JSON", async () => {

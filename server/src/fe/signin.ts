@@ -38,7 +38,7 @@ export function createSignInRoutes(
     const valid = await verifyPassword(password, stored?.hash ?? (await decoyHash()));
     if (!stored || !valid) {
       await throttle.recordFailure(name, address);
-      return sendDetail(c, 401, "Wrong account name or password");
+      return sendDetail(c, 401, "Wrong name or password");
     }
     await throttle.recordSuccess(name);
     const token = await issueToken(services.db, stored.id, services.config.tokenTtlMs);
