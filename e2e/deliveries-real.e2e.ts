@@ -1,0 +1,58 @@
+import { expect, test } from "./harness/fixtures.ts";
+import { drawerEntry, eventually, signIn } from "./harness/console-ui.ts";
+import { signInApi } from "./harness/fe-api.ts";
+import { startRemoteInbox } from "./harness/remote-inbox.ts";
+
+// issue 14 "Done when", against the real server and a real remote: a host answering 503 is
+// failing with its queue; "Stop delivery" holds the queue; once the remote answers again,
+// "Resume delivery" delivers each queued message exactly once (the remote counts them).
+
+test("a failing host is stopped, holds its queue, and on resume delivers each message once", async ({
+  page,
+  account,
+  corral,
+}) => {
+  const remote = await startRemoteInbox("zoe", 503);
+  try {
+    const api = await signInApi(corral.url, account.name, account.password);
+    const actor = await api.createActor("sender");
+    for (const n of [1, 2, 3]) {
+      await api.trigger("send_message", {
+        actor: actor.id,
+        data: { type: "Note", content: `n${n}`, to: [remote.actor] },
+      });
+    }
+    await eventually(() => remote.attempts(), 20_000).toBe(3);
+
+    await signIn(page, account);
+    await drawerEntry(page, "Deliveries").click();
+    const table = page.getByRole("table", { name: "Remote hosts" });
+    const row = table.getByRole("row").filter({ hasText: remote.host });
+    const state = row.getByRole("cell").nth(1);
+    const queued = row.getByRole("cell").nth(5);
+    await eventually(() => state.textContent(), 20_000).toMatch(/^failing/);
+    expect(await queued.textContent()).toBe("3");
+
+    await row.getByRole("button", { name: "Stop delivery" }).click();
+    await page.getByRole("dialog").getByRole("button", { name: "Stop delivery" }).click();
+    await eventually(() => state.textContent(), 20_000).toMatch(/^stopped/);
+    expect(await queued.textContent()).toBe("3");
+
+    remote.answer(202);
+    // While stopped nothing is tried, whatever the remote would now answer.
+    const attemptsWhileStopped = remote.attempts();
+    await row.getByRole("button", { name: "Resume delivery" }).click();
+    await eventually(
+      () => remote.accepted.map((note) => (note as { content: string }).content).sort(),
+      30_000,
+    ).toEqual(["n1", "n2", "n3"]);
+    await eventually(() => state.textContent(), 20_000).toMatch(/^ok/);
+    expect(await queued.textContent()).toBe("0");
+    expect(remote.attempts()).toBe(attemptsWhileStopped + 3);
+    // Exactly once: the page's refresh and the queue's next rounds send nothing more.
+    await page.waitForTimeout(2_000);
+    expect(remote.accepted).toHaveLength(3);
+  } finally {
+    await remote.close();
+  }
+});
