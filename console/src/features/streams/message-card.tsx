@@ -5,6 +5,7 @@ import { JsonTree } from "../../components/json-tree/index.ts";
 import type { StreamMessage } from "../../lib/stream-store.ts";
 import { summarise, type KnownActor } from "./message-summary.ts";
 import { STREAM_LABELS } from "./stream-labels.ts";
+import { useTriggerDelivery } from "./use-trigger-delivery.ts";
 
 type MessageCardProps = {
   message: StreamMessage;
@@ -21,6 +22,11 @@ export const MessageCard = memo(function MessageCard({
   showStream,
 }: MessageCardProps) {
   const summary = summarise(message, knownActors);
+  // Outgoing messages carry no deliveries of their own; the record of the call that sent them has.
+  const recorded = useTriggerDelivery(
+    message.stream === "outgoing" && summary.delivery === null ? summary.triggerId : null,
+  );
+  const delivery = summary.delivery ?? recorded;
   return (
     <div className="stream-message" data-testid="stream-message">
       <Box
@@ -39,9 +45,9 @@ export const MessageCard = memo(function MessageCard({
             {summary.who}
           </Typography>
         )}
-        {summary.delivery && (
-          <Typography component="span" variant="body2">
-            {summary.delivery}
+        {delivery && (
+          <Typography component="span" variant="body2" data-testid="delivery-state">
+            {delivery}
           </Typography>
         )}
         <Box sx={{ flexGrow: 1 }} />

@@ -1,0 +1,105 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { TriggerDelivery, TriggerRecord } from "../../lib/trigger-record.ts";
+import { createTriggerDeliveryCache } from "./trigger-delivery-cache.ts";
+
+const options = { gatherMs: 100, concurrency: 2, refreshMs: 1000 };
+
+function delivery(state: TriggerDelivery["state"]): TriggerDelivery {
+  return {
+    inbox: `https://x.example/${Math.random()}`,
+    state,
+    status: state === "delivered" ? 202 : 500,
+    attempts: 1,
+    lastError: null,
+    nextAttemptAt: null,
+    deliveredAt: null,
+  };
+}
+
+function record(id: string, states: TriggerDelivery["state"][]): TriggerRecord {
+  return {
+    id,
+    method: "send_message",
+    actor: "https://corral.example/actors/a",
+    receivedAt: "2026-11-25T04:00:00Z",
+    state: "done",
+    error: null,
+    deliveries: states.map(delivery),
+    events: [],
+  };
+}
+
+/** A server whose records the test changes; it counts the asks and how many ran at once. */
+function fakeServer() {
+  const records = new Map<string, TriggerRecord | null>();
+  const asked: string[] = [];
+  let running = 0;
+  let mostAtOnce = 0;
+  const fetchRecord = async (id: string) => {
+    asked.push(id);
+    mostAtOnce = Math.max(mostAtOnce, ++running);
+    await Promise.resolve();
+    running -= 1;
+    return records.get(id) ?? null;
+  };
+  return { records, asked, fetchRecord, mostAtOnce: () => mostAtOnce };
+}
+
+describe("trigger delivery cache", () => {
+  beforeEach(() => void vi.useFakeTimers());
+  afterEach(() => void vi.useRealTimers());
+
+  it("asks once per call after gathering, a few at a time, and tells the cards", async () => {
+    const server = fakeServer();
+    for (const id of ["a", "b", "c", "d", "e"]) server.records.set(id, record(id, ["delivered"]));
+    const cache = createTriggerDeliveryCache(server.fetchRecord, options);
+    const told = vi.fn();
+    for (const id of ["a", "b", "c", "d", "e", "a"]) cache.subscribe(id, told);
+    expect(server.asked).toEqual([]);
+    await vi.advanceTimersByTimeAsync(100);
+    expect(server.asked.sort()).toEqual(["a", "b", "c", "d", "e"]);
+    expect(server.mostAtOnce()).toBeLessThanOrEqual(2);
+    expect(cache.read("a")).toBe("delivered 1/1");
+    expect(told).toHaveBeenCalled();
+  });
+
+  it("asks again while a delivery is under way, and stops once settled", async () => {
+    const server = fakeServer();
+    server.records.set("t", record("t", ["delivered", "delivered", "retrying"]));
+    const cache = createTriggerDeliveryCache(server.fetchRecord, options);
+    cache.subscribe("t", () => {});
+    await vi.advanceTimersByTimeAsync(100);
+    expect(cache.read("t")).toBe("retrying");
+    server.records.set("t", record("t", ["delivered", "delivered", "delivered"]));
+    await vi.advanceTimersByTimeAsync(1100);
+    expect(cache.read("t")).toBe("delivered 3/3");
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(server.asked).toEqual(["t", "t"]);
+  });
+
+  it("shows a failed call as failed and never asks for a record nobody shows", async () => {
+    const server = fakeServer();
+    server.records.set("f", record("f", ["delivered", "failed"]));
+    server.records.set("gone", record("gone", ["retrying"]));
+    const cache = createTriggerDeliveryCache(server.fetchRecord, options);
+    cache.subscribe("f", () => {});
+    const unsubscribe = cache.subscribe("gone", () => {});
+    unsubscribe();
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(cache.read("f")).toBe("failed");
+    expect(server.asked).toEqual(["f"]);
+    // Scrolled back to: asked then.
+    cache.subscribe("gone", () => {});
+    await vi.advanceTimersByTimeAsync(100);
+    expect(server.asked).toEqual(["f", "gone"]);
+  });
+
+  it("does not ask again about a call the server cannot report (a proxy, an older server)", async () => {
+    const server = fakeServer();
+    const cache = createTriggerDeliveryCache(server.fetchRecord, options);
+    cache.subscribe("unknown", () => {});
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(cache.read("unknown")).toBeNull();
+    expect(server.asked).toEqual(["unknown"]);
+  });
+});
