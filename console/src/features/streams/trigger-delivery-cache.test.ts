@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { TriggerDelivery, TriggerRecord } from "../../lib/trigger-record.ts";
 import { createTriggerDeliveryCache } from "./trigger-delivery-cache.ts";
 
-const options = { gatherMs: 100, concurrency: 2, refreshMs: 1000 };
+const options = { gatherMs: 100, concurrency: 2, refreshMs: 1000, staleMs: 30_000 };
 
 function delivery(state: TriggerDelivery["state"]): TriggerDelivery {
   return {
@@ -94,11 +94,44 @@ describe("trigger delivery cache", () => {
     expect(server.asked).toEqual(["f", "gone"]);
   });
 
+  it("asks about a settled call again when its card is shown after a while (a Redeliver since)", async () => {
+    const server = fakeServer();
+    server.records.set("r", record("r", ["delivered", "failed"]));
+    const cache = createTriggerDeliveryCache(server.fetchRecord, options);
+    const unsubscribe = cache.subscribe("r", () => {});
+    await vi.advanceTimersByTimeAsync(100);
+    expect(cache.read("r")).toBe("failed");
+    unsubscribe();
+    cache.subscribe("r", () => {})();
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(server.asked).toEqual(["r"]);
+    server.records.set("r", record("r", ["delivered", "delivered"]));
+    await vi.advanceTimersByTimeAsync(30_000);
+    cache.subscribe("r", () => {});
+    await vi.advanceTimersByTimeAsync(100);
+    expect(cache.read("r")).toBe("delivered 2/2");
+  });
+
+  it("slows down for a call whose retry is far away", async () => {
+    const server = fakeServer();
+    server.records.set("slow", record("slow", ["retrying"]));
+    const cache = createTriggerDeliveryCache(server.fetchRecord, options);
+    cache.subscribe("slow", () => {});
+    await vi.advanceTimersByTimeAsync(100 + 29 * 1000 + 500);
+    expect(server.asked).toHaveLength(30);
+    await vi.advanceTimersByTimeAsync(9000);
+    expect(server.asked).toHaveLength(30);
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(server.asked).toHaveLength(31);
+  });
+
   it("does not ask again about a call the server cannot report (a proxy, an older server)", async () => {
     const server = fakeServer();
     const cache = createTriggerDeliveryCache(server.fetchRecord, options);
+    cache.subscribe("unknown", () => {})();
+    await vi.advanceTimersByTimeAsync(60_000);
     cache.subscribe("unknown", () => {});
-    await vi.advanceTimersByTimeAsync(10_000);
+    await vi.advanceTimersByTimeAsync(1000);
     expect(cache.read("unknown")).toBeNull();
     expect(server.asked).toEqual(["unknown"]);
   });

@@ -13,14 +13,23 @@ export type CacheOptions = {
   gatherMs: number;
   /** How many records are asked for at once. */
   concurrency: number;
-  /** How soon a call still under way is asked about again. */
+  /** How soon a call still under way is asked about again (ten times that after 30 asks). */
   refreshMs: number;
+  /**
+   * How old a settled answer may be before a card mounted again asks once more: "Redeliver" or
+   * "Resume delivery" change a settled call.
+   */
+  staleMs: number;
 };
 
 type Entry = {
   state: string | null;
-  /** Nothing will change without the operator, or the server cannot say: not asked again. */
+  /** Nothing will change without the operator: not asked again while shown. */
   settled: boolean;
+  /** The server has no record (a proxy, an older server): never asked again. */
+  unreported: boolean;
+  asks: number;
+  answeredAt: number;
   /** Waiting to be asked, being asked, or waiting to be asked again. */
   pending: boolean;
   listeners: Set<() => void>;
@@ -66,7 +75,9 @@ export function createTriggerDeliveryCache(
     const record = await fetchRecord(id).catch(() => null);
     inFlight -= 1;
     const entry = entries.get(id)!;
-    // A refused or unreadable record (a proxy, an older server) is not asked about again.
+    entry.asks += 1;
+    entry.answeredAt = Date.now();
+    entry.unreported = record === null;
     entry.settled = record === null || isTriggerSettled(record);
     const state = record && readDeliveryState({ deliveries: record.deliveries });
     if (record && state !== entry.state) {
@@ -75,11 +86,14 @@ export function createTriggerDeliveryCache(
     }
     if (entry.settled) entry.pending = false;
     else
-      setTimeout(() => {
-        if (wanted(id)) due.add(id);
-        else entry.pending = false;
-        schedule(0);
-      }, options.refreshMs);
+      setTimeout(
+        () => {
+          if (wanted(id)) due.add(id);
+          else entry.pending = false;
+          schedule(0);
+        },
+        options.refreshMs * (entry.asks < 30 ? 1 : 10),
+      );
     drain();
   }
 
@@ -88,12 +102,16 @@ export function createTriggerDeliveryCache(
       const entry = entries.get(id) ?? {
         state: null,
         settled: false,
+        unreported: false,
+        asks: 0,
+        answeredAt: 0,
         pending: false,
         listeners: new Set(),
       };
       entries.set(id, entry);
       entry.listeners.add(listener);
-      if (!entry.settled && !entry.pending) {
+      const stale = Date.now() - entry.answeredAt > options.staleMs;
+      if (!entry.pending && !entry.unreported && (!entry.settled || stale)) {
         entry.pending = true;
         due.add(id);
         schedule(options.gatherMs);

@@ -9,7 +9,7 @@ const cache = createTriggerDeliveryCache(
     const answer = await fetchTriggerRecord(id);
     return answer.ok ? answer.record : null;
   },
-  { gatherMs: 100, concurrency: 4, refreshMs: 2000 },
+  { gatherMs: 100, concurrency: 4, refreshMs: 2000, staleMs: 30_000 },
 );
 
 /** The delivery state of the call that caused a message, or null while the server has not said. */
