@@ -56,3 +56,45 @@ test("a failing host is stopped, holds its queue, and on resume delivers each me
     await remote.close();
   }
 });
+
+test("a delivery given up on is listed with its call; Redeliver sends it again once", async ({
+  page,
+  account,
+  corral,
+}) => {
+  // 410 Gone is an answer no retry changes: the delivery fails at its first attempt.
+  const remote = await startRemoteInbox("gone", 410);
+  try {
+    const api = await signInApi(corral.url, account.name, account.password);
+    const actor = await api.createActor("persistent");
+    await api.trigger("send_message", {
+      actor: actor.id,
+      data: { type: "Note", content: "once more", to: [remote.actor] },
+    });
+    await eventually(() => remote.attempts(), 20_000).toBe(1);
+
+    await signIn(page, account);
+    await drawerEntry(page, "Deliveries").click();
+    const failed = page.getByRole("table", { name: `Failed deliveries to ${remote.host}` });
+    const row = failed.getByRole("row").filter({ hasText: remote.inbox });
+    await eventually(() => row.getByRole("cell").nth(1).textContent(), 20_000).toBe("410");
+
+    // The link leads to the call's record on the Perform page, which says the same.
+    await row.getByRole("link", { name: "Show call" }).click();
+    await page.waitForURL((url) => url.pathname === "/perform" && url.searchParams.has("call"));
+    const result = page.getByRole("region", { name: "Result" });
+    const delivery = result.getByRole("row").filter({ hasText: remote.inbox });
+    await eventually(() => delivery.getByRole("cell").nth(1).textContent()).toBe("failed");
+    expect(await delivery.getByRole("cell").nth(2).textContent()).toBe("410");
+
+    remote.answer(202);
+    await page.goBack();
+    await row.getByRole("button", { name: "Redeliver" }).click();
+    await eventually(() => remote.accepted.length, 20_000).toBe(1);
+    await eventually(() => failed.count(), 20_000).toBe(0);
+    await page.waitForTimeout(2_000);
+    expect(remote.attempts()).toBe(2);
+  } finally {
+    await remote.close();
+  }
+});
