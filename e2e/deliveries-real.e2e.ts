@@ -1,5 +1,5 @@
 import { expect, test } from "./harness/fixtures.ts";
-import { drawerEntry, eventually, signIn } from "./harness/console-ui.ts";
+import { drawerEntry, eventually, openFromDrawer, signIn } from "./harness/console-ui.ts";
 import { signInApi } from "./harness/fe-api.ts";
 import { startRemoteInbox } from "./harness/remote-inbox.ts";
 
@@ -7,7 +7,7 @@ import { startRemoteInbox } from "./harness/remote-inbox.ts";
 // failing with its queue; "Stop delivery" holds the queue; once the remote answers again,
 // "Resume delivery" delivers each queued message exactly once (the remote counts them).
 
-test("a failing host is stopped, holds its queue, and on resume delivers each message once", async ({
+test("a failing host is stopped, holds its queue, and on resume delivers each message once; the outgoing messages say so", async ({
   page,
   account,
   corral,
@@ -16,6 +16,8 @@ test("a failing host is stopped, holds its queue, and on resume delivers each me
   try {
     const api = await signInApi(corral.url, account.name, account.password);
     const actor = await api.createActor("sender");
+    // The console shows the stream messages that arrive after it connects.
+    await signIn(page, account);
     for (const n of [1, 2, 3]) {
       await api.trigger("send_message", {
         actor: actor.id,
@@ -24,7 +26,6 @@ test("a failing host is stopped, holds its queue, and on resume delivers each me
     }
     await eventually(() => remote.attempts(), 20_000).toBe(3);
 
-    await signIn(page, account);
     await drawerEntry(page, "Deliveries").click();
     const table = page.getByRole("table", { name: "Remote hosts" });
     const row = table.getByRole("row").filter({ hasText: remote.host });
@@ -38,9 +39,19 @@ test("a failing host is stopped, holds its queue, and on resume delivers each me
     await eventually(() => state.textContent(), 20_000).toMatch(/^stopped/);
     expect(await queued.textContent()).toBe("3");
 
+    // The outgoing messages say so on their summary lines.
+    await openFromDrawer(page, "Outgoing");
+    const states = page.getByTestId("delivery-state");
+    await eventually(() => states.allTextContents(), 20_000).toEqual([
+      "stopped",
+      "stopped",
+      "stopped",
+    ]);
+
     remote.answer(202);
     // While stopped nothing is tried, whatever the remote would now answer.
     const attemptsWhileStopped = remote.attempts();
+    await drawerEntry(page, "Deliveries").click();
     await row.getByRole("button", { name: "Resume delivery" }).click();
     await eventually(
       () => remote.accepted.map((note) => (note as { content: string }).content).sort(),
@@ -49,6 +60,12 @@ test("a failing host is stopped, holds its queue, and on resume delivers each me
     await eventually(() => state.textContent(), 20_000).toMatch(/^ok/);
     expect(await queued.textContent()).toBe("0");
     expect(remote.attempts()).toBe(attemptsWhileStopped + 3);
+    await openFromDrawer(page, "Outgoing");
+    await eventually(() => states.allTextContents(), 20_000).toEqual([
+      "delivered 1/1",
+      "delivered 1/1",
+      "delivered 1/1",
+    ]);
     // Exactly once: the page's refresh and the queue's next rounds send nothing more.
     await page.waitForTimeout(2_000);
     expect(remote.accepted).toHaveLength(3);

@@ -112,6 +112,18 @@ describe("trigger delivery cache", () => {
     expect(cache.read("r")).toBe("delivered 2/2");
   });
 
+  it("keeps asking about a stopped delivery, which a resume elsewhere sends", async () => {
+    const server = fakeServer();
+    server.records.set("s", record("s", ["stopped"]));
+    const cache = createTriggerDeliveryCache(server.fetchRecord, options);
+    cache.subscribe("s", () => {});
+    await vi.advanceTimersByTimeAsync(100);
+    expect(cache.read("s")).toBe("stopped");
+    server.records.set("s", record("s", ["delivered"]));
+    await vi.advanceTimersByTimeAsync(1100);
+    expect(cache.read("s")).toBe("delivered 1/1");
+  });
+
   it("slows down for a call whose retry is far away", async () => {
     const server = fakeServer();
     server.records.set("slow", record("slow", ["retrying"]));

@@ -78,7 +78,7 @@ export function createTriggerDeliveryCache(
     entry.asks += 1;
     entry.answeredAt = Date.now();
     entry.unreported = record === null;
-    entry.settled = record === null || isTriggerSettled(record);
+    entry.settled = record === null || isFinal(record);
     const state = record && readDeliveryState({ deliveries: record.deliveries });
     if (record && state !== entry.state) {
       entry.state = state;
@@ -120,4 +120,13 @@ export function createTriggerDeliveryCache(
     },
     read: (id) => entries.get(id)?.state ?? null,
   };
+}
+
+/**
+ * Whether the shown state can only change through the operator's "Redeliver". A stopped delivery
+ * is settled for the Perform page, which is left once read; a stream stays open while someone
+ * resumes the host, perhaps in another tab, so it keeps asking.
+ */
+function isFinal(record: TriggerRecord): boolean {
+  return isTriggerSettled(record) && !record.deliveries.some((d) => d.state === "stopped");
 }
