@@ -12,6 +12,8 @@ type MessageCardProps = {
   knownActors: readonly KnownActor[];
   compact: boolean;
   showStream: boolean;
+  /** The message a link pointed at: outlined, and aria-current for assistive technology. */
+  focused?: boolean;
 };
 
 /** One message: its summary line, "Show call" and "Copy JSON", then its tree. */
@@ -20,6 +22,7 @@ export const MessageCard = memo(function MessageCard({
   knownActors,
   compact,
   showStream,
+  focused = false,
 }: MessageCardProps) {
   const summary = summarise(message, knownActors);
   // Outgoing messages carry no deliveries of their own; the record of the call that sent them has.
@@ -28,7 +31,11 @@ export const MessageCard = memo(function MessageCard({
   );
   const delivery = summary.delivery ?? recorded;
   return (
-    <div className="stream-message" data-testid="stream-message">
+    <div
+      className={focused ? "stream-message stream-message-focused" : "stream-message"}
+      data-testid="stream-message"
+      aria-current={focused ? "true" : undefined}
+    >
       <Box
         data-testid="message-summary"
         sx={{ display: "flex", alignItems: "center", gap: 1.5, mb: 1, flexWrap: "wrap" }}
