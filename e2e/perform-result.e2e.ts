@@ -106,7 +106,7 @@ test("a send_message to three inboxes shows two delivered and one retrying live;
   }
 });
 
-test("the outgoing message of a Perform shows its delivery state, and Show call opens the call", async ({
+test("the outgoing message of a Perform shows its delivery state; Show call opens the call, whose link leads back to the message", async ({
   page,
   account,
   corral,
@@ -136,8 +136,18 @@ test("the outgoing message of a Perform shows its delivery state, and Show call 
     remotes.failing.answer(202);
     await failing.getByRole("button", { name: "Redeliver" }).click();
     await eventually(() => cell(failing, 1), 20_000).toBe("delivered");
-    await openFromDrawer(page, "Outgoing");
-    await eventually(() => state.textContent(), 20_000).toBe("delivered 3/3");
+    // And back: the record's link to the message it caused opens the stream at that message.
+    await page
+      .getByRole("region", { name: "Result" })
+      .getByRole("link", { name: /^Outgoing message \d+$/ })
+      .click();
+    await page.waitForURL((url) => url.pathname === "/stream/outgoing");
+    const marked = page.locator('[data-testid="stream-message"][aria-current="true"]');
+    await marked.waitFor();
+    expect(await marked.textContent()).toContain("watched");
+    await eventually(() => marked.getByTestId("delivery-state").textContent(), 20_000).toBe(
+      "delivered 3/3",
+    );
   } finally {
     await Promise.all(remotes.all.map((remote) => remote.close()));
   }
