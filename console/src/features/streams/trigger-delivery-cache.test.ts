@@ -35,14 +35,22 @@ function fakeServer() {
   const asked: string[] = [];
   let running = 0;
   let mostAtOnce = 0;
+  let down = false;
   const fetchRecord = async (id: string) => {
     asked.push(id);
+    if (down) throw new Error("the server could not be reached");
     mostAtOnce = Math.max(mostAtOnce, ++running);
     await Promise.resolve();
     running -= 1;
     return records.get(id) ?? null;
   };
-  return { records, asked, fetchRecord, mostAtOnce: () => mostAtOnce };
+  return {
+    records,
+    asked,
+    fetchRecord,
+    mostAtOnce: () => mostAtOnce,
+    setDown: (value: boolean) => void (down = value),
+  };
 }
 
 describe("trigger delivery cache", () => {
@@ -122,6 +130,19 @@ describe("trigger delivery cache", () => {
     server.records.set("s", record("s", ["delivered"]));
     await vi.advanceTimersByTimeAsync(1100);
     expect(cache.read("s")).toBe("delivered 1/1");
+  });
+
+  it("asks again after the server could not be reached", async () => {
+    const server = fakeServer();
+    server.records.set("d", record("d", ["delivered"]));
+    server.setDown(true);
+    const cache = createTriggerDeliveryCache(server.fetchRecord, options);
+    cache.subscribe("d", () => {});
+    await vi.advanceTimersByTimeAsync(100);
+    expect(cache.read("d")).toBeNull();
+    server.setDown(false);
+    await vi.advanceTimersByTimeAsync(1100);
+    expect(cache.read("d")).toBe("delivered 1/1");
   });
 
   it("slows down for a call whose retry is far away", async () => {

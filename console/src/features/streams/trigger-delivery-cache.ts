@@ -6,6 +6,7 @@ import { readDeliveryState } from "./message-summary.ts";
 // gathered for a moment and sent a few at a time, answers are kept, and only a call still under
 // way is asked about again. Thousands of messages in a stream cost nothing until scrolled to.
 
+/** The record; null when the server has none (not asked again); throws when it may pass. */
 export type FetchRecord = (id: string) => Promise<TriggerRecord | null>;
 
 export type CacheOptions = {
@@ -72,15 +73,16 @@ export function createTriggerDeliveryCache(
 
   async function ask(id: string) {
     inFlight += 1;
-    const record = await fetchRecord(id).catch(() => null);
+    // Thrown: the server could not be asked (down, a 5xx), so ask again later.
+    const record = await fetchRecord(id).catch(() => undefined);
     inFlight -= 1;
     const entry = entries.get(id)!;
     entry.asks += 1;
     entry.answeredAt = Date.now();
     entry.unreported = record === null;
-    entry.settled = record === null || isFinal(record);
-    const state = record && readDeliveryState({ deliveries: record.deliveries });
-    if (record && state !== entry.state) {
+    entry.settled = record === null || (record !== undefined && isFinal(record));
+    const state = record ? readDeliveryState({ deliveries: record.deliveries }) : entry.state;
+    if (state !== entry.state) {
       entry.state = state;
       for (const listener of entry.listeners) listener();
     }

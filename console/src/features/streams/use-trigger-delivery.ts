@@ -7,7 +7,9 @@ import { createTriggerDeliveryCache } from "./trigger-delivery-cache.ts";
 const cache = createTriggerDeliveryCache(
   async (id) => {
     const answer = await fetchTriggerRecord(id);
-    return answer.ok ? answer.record : null;
+    if (answer.ok) return answer.record;
+    if (answer.retry) throw new Error(answer.reason);
+    return null;
   },
   { gatherMs: 100, concurrency: 4, refreshMs: 2000, staleMs: 30_000 },
 );
