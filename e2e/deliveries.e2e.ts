@@ -2,9 +2,9 @@ import type { Page } from "playwright-core";
 import { expect, test } from "./harness/fixtures.ts";
 import { drawerEntry, signIn, topBar } from "./harness/console-ui.ts";
 
-// workbench.md "Deliveries". The server's GET /fe/account/hosts (server.md §8) is being built
-// beside this page; until it lands these tests play the answers another server would give with
-// page.route, as the other browser tests do for answers only a cattle_grid or a proxy gives.
+// workbench.md "Deliveries", for answers the real server cannot be brought to give in a test (a
+// cattle_grid without the route, a week of failures on a long host name), played with
+// page.route. The page against the real server and real remotes: deliveries-real.e2e.ts.
 
 /** What a real cattle_grid behind `--upstream` answers for a route it does not have. */
 async function playUpstreamWithoutHosts(page: Page): Promise<void> {

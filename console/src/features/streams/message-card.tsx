@@ -5,12 +5,15 @@ import { JsonTree } from "../../components/json-tree/index.ts";
 import type { StreamMessage } from "../../lib/stream-store.ts";
 import { summarise, type KnownActor } from "./message-summary.ts";
 import { STREAM_LABELS } from "./stream-labels.ts";
+import { useTriggerDelivery } from "./use-trigger-delivery.ts";
 
 type MessageCardProps = {
   message: StreamMessage;
   knownActors: readonly KnownActor[];
   compact: boolean;
   showStream: boolean;
+  /** The message a link pointed at: outlined, and aria-current for assistive technology. */
+  focused?: boolean;
 };
 
 /** One message: its summary line, "Show call" and "Copy JSON", then its tree. */
@@ -19,10 +22,20 @@ export const MessageCard = memo(function MessageCard({
   knownActors,
   compact,
   showStream,
+  focused = false,
 }: MessageCardProps) {
   const summary = summarise(message, knownActors);
+  // Outgoing messages carry no deliveries of their own; the record of the call that sent them has.
+  const recorded = useTriggerDelivery(
+    message.stream === "outgoing" && summary.delivery === null ? summary.triggerId : null,
+  );
+  const delivery = summary.delivery ?? recorded;
   return (
-    <div className="stream-message" data-testid="stream-message">
+    <div
+      className={focused ? "stream-message stream-message-focused" : "stream-message"}
+      data-testid="stream-message"
+      aria-current={focused ? "true" : undefined}
+    >
       <Box
         data-testid="message-summary"
         sx={{ display: "flex", alignItems: "center", gap: 1.5, mb: 1, flexWrap: "wrap" }}
@@ -39,9 +52,9 @@ export const MessageCard = memo(function MessageCard({
             {summary.who}
           </Typography>
         )}
-        {summary.delivery && (
-          <Typography component="span" variant="body2">
-            {summary.delivery}
+        {delivery && (
+          <Typography component="span" variant="body2" data-testid="delivery-state">
+            {delivery}
           </Typography>
         )}
         <Box sx={{ flexGrow: 1 }} />

@@ -1,4 +1,4 @@
-import { useLayoutEffect, useRef, useState, type CSSProperties } from "react";
+import { useEffect, useLayoutEffect, useRef, useState, type CSSProperties } from "react";
 import { useTheme } from "@mui/material/styles";
 import { measureElement, useWindowVirtualizer, type Virtualizer } from "@tanstack/react-virtual";
 import type { ListRow } from "./list-rows.ts";
@@ -19,6 +19,8 @@ type MessageListProps = {
   compact: boolean;
   showStream: boolean;
   knownActors: readonly KnownActor[];
+  /** The row to scroll to once and mark (a message a call's record links to). */
+  focusKey?: string | null;
 };
 
 // An element without layout (jsdom) measures 0 px; keep the estimate rather than collapse it.
@@ -36,7 +38,13 @@ function measureWithFallback(
  * being read, so the page does not jump (or re-mount trees) on every batch; measured in Chromium,
  * newest-first re-mounts the visible trees on each batch, which "Compact" keeps cheap.
  */
-export function MessageList({ rows, compact, showStream, knownActors }: MessageListProps) {
+export function MessageList({
+  rows,
+  compact,
+  showStream,
+  knownActors,
+  focusKey = null,
+}: MessageListProps) {
   const listRef = useRef<HTMLDivElement>(null);
   const [scrollMargin, setScrollMargin] = useState(0);
   useLayoutEffect(() => {
@@ -62,6 +70,14 @@ export function MessageList({ rows, compact, showStream, knownActors }: MessageL
     // Measuring newly mounted items re-renders once per batch instead of once per item.
     useFlushSync: false,
   });
+  // Scrolled to once per key: arriving messages must not pull the page back to it.
+  const scrolledTo = useRef<string | null>(null);
+  const focusIndex = focusKey === null ? -1 : rows.findIndex((row) => row.key === focusKey);
+  useEffect(() => {
+    if (focusIndex < 0 || scrolledTo.current === focusKey) return;
+    scrolledTo.current = focusKey;
+    virtualizer.scrollToIndex(focusIndex, { align: "start" });
+  }, [focusIndex, focusKey, virtualizer]);
   return (
     <div
       ref={listRef}
@@ -70,6 +86,7 @@ export function MessageList({ rows, compact, showStream, knownActors }: MessageL
           height: virtualizer.getTotalSize(),
           position: "relative",
           "--stream-message-border": palette.divider,
+          "--stream-message-focus": palette.primary.main,
           "--stream-message-background": palette.background.paper,
         } as CSSProperties
       }
@@ -100,6 +117,7 @@ export function MessageList({ rows, compact, showStream, knownActors }: MessageL
                 compact={compact}
                 showStream={showStream}
                 knownActors={knownActors}
+                focused={row.key === focusKey}
               />
             )}
           </div>

@@ -42,6 +42,7 @@ describe("message summary", () => {
     const with3 = (states: string[]) => ({ deliveries: states.map((state) => ({ state })) });
     expect(readDeliveryState(with3(["delivered", "delivered", "delivered"]))).toBe("delivered 3/3");
     expect(readDeliveryState(with3(["delivered", "retrying"]))).toBe("retrying");
+    expect(readDeliveryState(with3(["delivered", "stopped"]))).toBe("stopped");
     expect(readDeliveryState(with3(["delivered", "failed"]))).toBe("failed");
     expect(readDeliveryState({})).toBeNull();
     expect(summarise(message(with3(["delivered"]), "incoming"), []).delivery).toBeNull();

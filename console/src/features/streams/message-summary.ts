@@ -58,12 +58,17 @@ export function shortenActor(actor: unknown, known: readonly KnownActor[]): stri
   return name ? `@${name}@${url.host}` : `${url.host}${url.pathname}`;
 }
 
-/** "delivered 2/3", "retrying" or "failed", from a `deliveries` list when the message has one. */
+/**
+ * "delivered 2/3", "retrying", "stopped" or "failed", from a `deliveries` list (the message's own,
+ * or its trigger record's).
+ */
 export function readDeliveryState(data: unknown): string | null {
   const deliveries = field(data, "deliveries");
   if (!Array.isArray(deliveries) || deliveries.length === 0) return null;
   const states = deliveries.map((delivery) => field(delivery, "state"));
   if (states.includes("retrying") || states.includes("queued")) return "retrying";
+  // Held by "Stop delivery": neither on its way nor given up.
+  if (states.includes("stopped")) return "stopped";
   const delivered = states.filter((state) => state === "delivered").length;
   if (delivered < states.length && states.some((s) => s === "failed" || s === "refused"))
     return "failed";

@@ -142,4 +142,28 @@ describe("stream page controls", () => {
     );
     expect(screen.getByText("perform page")).toBeInTheDocument();
   });
+
+  it("marks the message a call's record links to (?event=N), or says it is not listed", async () => {
+    const store = getStreamStore("outgoing");
+    await act(async () => {
+      store.getState().add(note("six"), "6");
+      store.getState().add(note("seven"), "7");
+      await store.whenIdle();
+    });
+    const view = renderAt("/stream/outgoing?event=7");
+    const marked = screen
+      .getAllByTestId("stream-message")
+      .filter((card) => card.getAttribute("aria-current") === "true");
+    expect(marked.map((card) => card.querySelector(".json-tree")!.textContent)).toEqual([
+      expect.stringContaining("seven"),
+    ]);
+    expect(screen.queryByText(/is not among the messages listed here/)).toBeNull();
+    view.unmount();
+
+    renderAt("/stream/outgoing?event=99");
+    screen.getByText(/Message 99 is not among the messages listed here/);
+    expect(
+      screen.getAllByTestId("stream-message").filter((c) => c.hasAttribute("aria-current")),
+    ).toEqual([]);
+  });
 });

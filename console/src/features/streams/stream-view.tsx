@@ -1,5 +1,6 @@
 import { useCallback, useMemo, useRef, useState } from "react";
 import { Alert, Box, Typography } from "@mui/material";
+import { useSearchParams } from "react-router";
 import { getConnectionTracker } from "../../lib/stream-connection.ts";
 import { getStreamStore, STREAM_TYPES } from "../../lib/stream-store.ts";
 import { useUserStore } from "../../lib/user-store.ts";
@@ -10,7 +11,7 @@ import {
   exportFileName,
   type ExportFormat,
 } from "./export-messages.ts";
-import { buildRows } from "./list-rows.ts";
+import { buildRows, type ListRow } from "./list-rows.ts";
 import { MessageList } from "./message-list.tsx";
 import { StreamControls } from "./stream-controls.tsx";
 import { StreamSidePanel } from "./stream-side-panel.tsx";
@@ -35,6 +36,10 @@ export function StreamView({ source }: { source: StreamSource }) {
     [shown, live.markers, newestFirst],
   );
   const knownActors = useUserStore((state) => state.actors);
+  // ?event=N: the message a call's record links to (its id on this stream), shown and marked.
+  const [params] = useSearchParams();
+  const event = source === "all" ? null : params.get("event");
+  const focusKey = useMemo(() => findEventRow(rows, event), [rows, event]);
   const searchRef = useRef<HTMLInputElement>(null);
 
   const reset = useCallback(() => {
@@ -68,6 +73,12 @@ export function StreamView({ source }: { source: StreamSource }) {
             {live.storageNote}
           </Alert>
         )}
+        {event !== null && focusKey === null && (
+          <Alert severity="info" sx={{ mb: 2 }}>
+            Message {event} is not among the messages listed here: it arrived before this console
+            connected, was reset, or is hidden by the search or the type filter.
+          </Alert>
+        )}
         {rows.length === 0 ? (
           <Typography>Nothing to display</Typography>
         ) : (
@@ -76,6 +87,7 @@ export function StreamView({ source }: { source: StreamSource }) {
             compact={compact}
             showStream={source === "all"}
             knownActors={knownActors}
+            focusKey={focusKey}
           />
         )}
       </Box>
@@ -101,4 +113,11 @@ export function StreamView({ source }: { source: StreamSource }) {
       </StreamSidePanel>
     </Box>
   );
+}
+
+/** The key of the row holding the message with this stream id, or null. */
+function findEventRow(rows: readonly ListRow[], event: string | null): string | null {
+  if (event === null) return null;
+  const row = rows.find((r) => r.kind === "message" && r.message.id === event);
+  return row?.key ?? null;
 }
