@@ -61,24 +61,16 @@ export function StreamView({ source }: { source: StreamSource }) {
   });
 
   return (
-    <Box sx={{ display: "flex", gap: 2, alignItems: "flex-start" }}>
-      <Box sx={{ flexGrow: 1, minWidth: 0 }}>
-        {live.storageNote && (
-          <Alert severity="warning" sx={{ mb: 2 }}>
-            {live.storageNote}
-          </Alert>
-        )}
-        {rows.length === 0 ? (
-          <Typography>Nothing to display</Typography>
-        ) : (
-          <MessageList
-            rows={rows}
-            compact={compact}
-            showStream={source === "all"}
-            knownActors={knownActors}
-          />
-        )}
-      </Box>
+    // The panel comes first: above the list below 900 px, where a column beside it would leave
+    // the messages a few characters per line; to its right (row-reverse) on wider screens.
+    <Box
+      sx={{
+        display: "flex",
+        flexDirection: { xs: "column", md: "row-reverse" },
+        gap: 2,
+        alignItems: { xs: "stretch", md: "flex-start" },
+      }}
+    >
       <StreamSidePanel
         search={search}
         onSearch={setSearch}
@@ -99,6 +91,23 @@ export function StreamView({ source }: { source: StreamSource }) {
           onExport={onExport}
         />
       </StreamSidePanel>
+      <Box sx={{ flexGrow: 1, minWidth: 0 }}>
+        {live.storageNote && (
+          <Alert severity="warning" sx={{ mb: 2 }}>
+            {live.storageNote}
+          </Alert>
+        )}
+        {rows.length === 0 ? (
+          <Typography>Nothing to display</Typography>
+        ) : (
+          <MessageList
+            rows={rows}
+            compact={compact}
+            showStream={source === "all"}
+            knownActors={knownActors}
+          />
+        )}
+      </Box>
     </Box>
   );
 }
