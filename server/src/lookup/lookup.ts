@@ -2,7 +2,7 @@ import { findActorIdByIdentifier } from "../actors/index.ts";
 import type { Services } from "../services.ts";
 import { parseHandle, resolveHandle } from "../activitypub/handles.ts";
 import { loadSigner } from "../activitypub/local-keys.ts";
-import { isOurs } from "../activitypub/origins.ts";
+import { isOurHost, isOurs } from "../activitypub/origins.ts";
 import { loadLocalDocument } from "./local-documents.ts";
 import { parseActivityPub } from "../activitypub/parse.ts";
 import { signedGet } from "../activitypub/signing.ts";
@@ -40,6 +40,12 @@ async function lookup(
   if (handle) {
     const local = await findActorIdByIdentifier(services.db, `acct:${handle.user}@${handle.host}`);
     if (local) uri = local;
+    else if (isOurHost(services, handle.host))
+      // Asking our own WebFinger could only answer 404, and over the wrong scheme at that.
+      return {
+        raw: null,
+        error: `no actor acct:${handle.user}@${handle.host} on this server`,
+      };
     else {
       const resolved = await resolveHandle(handle, { allowPrivate, timeoutMs: remaining() });
       if (!resolved.ok) return { raw: null, error: resolved.reason };
