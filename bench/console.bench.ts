@@ -115,7 +115,9 @@ async function main() {
     if (tasks.overCpu > 0)
       console.log(`    tasks over 50 ms of CPU: ${tasks.overCpuAt.join("; ")}`);
     const streamOk = result.held >= messageCount && stored >= messageCount && tasks.overCpu === 0;
-    const workbench = await timeSearchAndPause(browser, page, "number 1234");
+    // Content is "<p>Message number N</p>": this ends at N's last three digits, so it finds 10 in
+    // any 10,000 held, narrowing key by key from nearly all ("5") to those few.
+    const workbench = await timeSearchAndPause(browser, page, "555</p>");
     stopFeed();
     await allSent;
     await page.waitForTimeout(1000);

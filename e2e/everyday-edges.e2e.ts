@@ -10,7 +10,7 @@ import {
   streamsConnected,
   topBar,
 } from "./harness/console-ui.ts";
-import { signInApi } from "./harness/fe-api.ts";
+import { buildActivity, signInApi } from "./harness/fe-api.ts";
 
 // workbench.md "Everywhere": sign-in reasons, signed-out pages, the no-base-URL hint, waiting
 // shown, dark mode, narrow screens.
@@ -206,12 +206,47 @@ test("at 390 px every page stays readable: no text one character per line", asyn
   pages["/stream/error"] = await squeezedTexts(page);
   await measureWidth();
   await page.screenshot({ path: "/tmp/corral-390-stream.png", fullPage: true });
+  // Incoming (through the signed inbox) and All, with messages of each stream present.
+  const receiver = await api.createActor("narrow_receiver");
+  await api.trigger("send_message", {
+    actor: actor.id,
+    data: buildActivity("Create", actor.id, receiver.id),
+  });
+  await page.goto("/stream/incoming");
+  await page.locator(".json-tree").first().waitFor({ timeout: 20_000 });
+  pages["/stream/incoming"] = await squeezedTexts(page);
+  await measureWidth();
+  const messageWidths: Record<string, number> = { "/stream/incoming": await messageWidth(page) };
+  await page.screenshot({ path: "/tmp/corral-390-stream-incoming.png", fullPage: true });
+  await page.goto("/stream/all");
+  await page.locator(".json-tree").nth(2).waitFor();
+  pages["/stream/all"] = await squeezedTexts(page);
+  await measureWidth();
+  messageWidths["/stream/all"] = await messageWidth(page);
+  await page.screenshot({ path: "/tmp/corral-390-stream-all.png", fullPage: true });
   expect(pages).toEqual({
     "/signin": [],
     "/": [],
     "/lookup": [],
     "/perform": [],
     "/stream/error": [],
+    "/stream/incoming": [],
+    "/stream/all": [],
   });
   expect(widths).toEqual({});
+  // The messages take the screen's width, the panel above them (beside them they had ~100 px).
+  expect(messageWidths).toEqual({ "/stream/incoming": 358, "/stream/all": 358 });
+  const panel = page
+    .getByRole("complementary")
+    .filter({ has: page.getByRole("button", { name: "Reset" }) });
+  const message = page.getByTestId("stream-message").first();
+  expect((await panel.boundingBox())!.y).toBeLessThan((await message.boundingBox())!.y);
 });
+
+/** The width of the first message card, in CSS pixels. */
+function messageWidth(page: Page): Promise<number> {
+  return page
+    .getByTestId("stream-message")
+    .first()
+    .evaluate((card) => Math.round(card.getBoundingClientRect().width));
+}

@@ -1,9 +1,10 @@
-import { useState } from "react";
+import { Suspense, useEffect, useState } from "react";
 import { Outlet, useLocation } from "react-router";
-import { Box, Toolbar } from "@mui/material";
+import { Box, LinearProgress, Toolbar } from "@mui/material";
 import { ErrorBoundary } from "../components/error-boundary/index.ts";
 import { KeyboardShortcutsDialog } from "../components/keyboard-shortcuts/index.ts";
 import { useStreamConnections } from "../features/streams/index.ts";
+import { preloadPages } from "./lazy-page.tsx";
 import { DRAWER_WIDTH, NavigationDrawer } from "./navigation-drawer.tsx";
 import { TopBar } from "./top-bar.tsx";
 import { useNarrowScreen } from "./use-narrow-screen.ts";
@@ -14,6 +15,7 @@ export function Layout() {
   const location = useLocation();
   const narrow = useNarrowScreen();
   const [menuOpen, setMenuOpen] = useState(false);
+  usePreloadWhenIdle();
   return (
     <Box sx={{ display: "flex" }}>
       <TopBar onMenu={narrow ? () => setMenuOpen(true) : undefined} />
@@ -36,10 +38,28 @@ export function Layout() {
         <Toolbar />
         {/* Keyed by path: leaving a broken screen renders the next one afresh. */}
         <ErrorBoundary key={location.pathname}>
-          <Outlet />
+          <Suspense fallback={<LinearProgress aria-label="Loading the page" />}>
+            <Outlet />
+          </Suspense>
         </ErrorBoundary>
       </Box>
       <KeyboardShortcutsDialog />
     </Box>
   );
+}
+
+/**
+ * Once the first screen has painted and the browser is idle, the other screens' chunks load too,
+ * so choosing one in the drawer rarely waits. A chunk that fails here is tried again on use.
+ */
+function usePreloadWhenIdle() {
+  useEffect(() => {
+    const preload = () => void preloadPages().catch(() => {});
+    if (typeof requestIdleCallback === "function") {
+      const id = requestIdleCallback(preload, { timeout: 5000 });
+      return () => cancelIdleCallback(id);
+    }
+    const timer = setTimeout(preload, 2000);
+    return () => clearTimeout(timer);
+  }, []);
 }

@@ -1,13 +1,27 @@
 import { useRoutes, type RouteObject } from "react-router";
-import { DeliveriesPage } from "../features/deliveries/deliveries-page.tsx";
 import { InfoPage } from "../features/info/info-page.tsx";
-import { LookupPage } from "../features/lookup/lookup-page.tsx";
-import { PerformPage } from "../features/perform/perform-page.tsx";
 import { SignInPage } from "../features/signin/sign-in-page.tsx";
-import { AllStreamsPage, StreamPage } from "../features/streams/index.ts";
 import { Layout } from "./layout.tsx";
+import { lazyPage } from "./lazy-page.tsx";
 import { RequireSignIn } from "./require-sign-in.tsx";
 import { UnknownPage } from "./unknown-page.tsx";
+
+// Info and Sign In paint first; every other screen arrives in its own chunk (lazy-page.tsx).
+const LookupPage = lazyPage(() =>
+  import("../features/lookup/lookup-page.tsx").then((module) => module.LookupPage),
+);
+const PerformPage = lazyPage(() =>
+  import("../features/perform/perform-page.tsx").then((module) => module.PerformPage),
+);
+const DeliveriesPage = lazyPage(() =>
+  import("../features/deliveries/deliveries-page.tsx").then((module) => module.DeliveriesPage),
+);
+const StreamPage = lazyPage(() =>
+  import("../features/streams/stream-page.tsx").then((module) => module.StreamPage),
+);
+const AllStreamsPage = lazyPage(() =>
+  import("../features/streams/stream-page.tsx").then((module) => module.AllStreamsPage),
+);
 
 // Every screen of the console, all inside the layout (drawer + top bar + error boundary).
 export const routes: RouteObject[] = [

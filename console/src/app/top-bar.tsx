@@ -1,5 +1,5 @@
 import { Link as RouterLink, useNavigate } from "react-router";
-import { AppBar, Box, Button, IconButton, Toolbar, Tooltip, Typography } from "@mui/material";
+import { AppBar, Box, Button, IconButton, Toolbar, Typography } from "@mui/material";
 import DarkModeIcon from "@mui/icons-material/DarkMode";
 import LightModeIcon from "@mui/icons-material/LightMode";
 import MenuIcon from "@mui/icons-material/Menu";
@@ -7,6 +7,7 @@ import { useTheme } from "@mui/material/styles";
 import { useColorModeStore } from "../lib/color-mode.ts";
 import { useUserStore } from "../lib/user-store.ts";
 import { ActorMenu } from "./actor-menu.tsx";
+import { LazyTooltip } from "./lazy-tooltip.tsx";
 import { DRAWER_WIDTH } from "./navigation-drawer.tsx";
 
 /** `onMenu` is set below 900 px, where the drawer is temporary and "Menu" opens it. */
@@ -21,7 +22,7 @@ export function TopBar({ onMenu }: { onMenu?: () => void }) {
     >
       <Toolbar>
         {narrow && (
-          <Tooltip title="Menu">
+          <LazyTooltip title="Menu">
             <IconButton
               color="inherit"
               edge="start"
@@ -31,7 +32,7 @@ export function TopBar({ onMenu }: { onMenu?: () => void }) {
             >
               <MenuIcon />
             </IconButton>
-          </Tooltip>
+          </LazyTooltip>
         )}
         <Typography
           variant="h6"
@@ -62,7 +63,7 @@ function DarkModeToggle() {
   const dark = useTheme().palette.mode === "dark";
   const choose = useColorModeStore((state) => state.choose);
   return (
-    <Tooltip title="Toggle dark mode">
+    <LazyTooltip title="Toggle dark mode">
       <IconButton
         color="inherit"
         aria-label="Toggle dark mode"
@@ -71,6 +72,6 @@ function DarkModeToggle() {
       >
         {dark ? <LightModeIcon /> : <DarkModeIcon />}
       </IconButton>
-    </Tooltip>
+    </LazyTooltip>
   );
 }

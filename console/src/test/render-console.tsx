@@ -3,7 +3,12 @@
 import { render } from "@testing-library/react";
 import { MemoryRouter, useLocation, type RouteObject } from "react-router";
 import { Providers } from "../app/providers.tsx";
+import { preloadPages } from "../app/lazy-page.tsx";
 import { ConsoleRoutes, routes } from "../app/router.tsx";
+
+// The screens the browser loads lazily are loaded before any test renders, so a screen is there
+// on the first render, as once the browser has loaded its chunk (e2e/ covers the loading itself).
+await preloadPages();
 
 export function renderConsole(path: string, table: RouteObject[] = routes) {
   const seen = { path };

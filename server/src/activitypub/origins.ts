@@ -12,3 +12,8 @@ export function isOurs(services: Services, uri: string): boolean {
     return false;
   }
 }
+
+/** Whether `host` (host[:port], as in a handle) is one this server hosts actors on. */
+export function isOurHost(services: Services, host: string): boolean {
+  return listOurOrigins(services).some((origin) => new URL(origin).host === host.toLowerCase());
+}

@@ -36,6 +36,20 @@ describe("POST /fe/actor/lookup", () => {
     expect(body.parsed).toBeDefined();
   });
 
+  it("says a local handle that does not exist is not on this server, without asking WebFinger", async () => {
+    const { alice, aliceActor } = await setUp();
+    const host = new URL(server.url).host;
+    for (const uri of [`@nobody@${host}`, `acct:nobody@${host.toUpperCase()}`]) {
+      const response = await fe(server, alice, "/actor/lookup", {
+        body: { actorId: aliceActor.id, uri },
+      });
+      expect(await response.json()).toEqual({
+        raw: null,
+        error: `no actor acct:nobody@${host} on this server`,
+      });
+    }
+  });
+
   it("answers 200 with raw null and the reason when the fetch fails", async () => {
     const { alice, aliceActor } = await setUp();
     const response = await fe(server, alice, "/actor/lookup?timeout=2", {

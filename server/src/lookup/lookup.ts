@@ -3,7 +3,7 @@ import type { Services } from "../services.ts";
 import { parseHandle, resolveHandle } from "../activitypub/handles.ts";
 import { loadSigner } from "../activitypub/local-keys.ts";
 import { outgoingOf } from "../activitypub/outgoing.ts";
-import { isOurs, listOurOrigins } from "../activitypub/origins.ts";
+import { isOurHost, isOurs } from "../activitypub/origins.ts";
 import { loadLocalDocument } from "./local-documents.ts";
 import { parseActivityPub } from "../activitypub/parse.ts";
 import { signedGet } from "../activitypub/signing.ts";
@@ -43,7 +43,7 @@ async function lookup(
     const local = await findActorIdByIdentifier(services.db, acct);
     if (local) uri = local;
     // Our own host: the database is the whole truth, and WebFinger advice would mislead.
-    else if (listOurOrigins(services).some((origin) => new URL(origin).host === handle.host))
+    else if (isOurHost(services, handle.host))
       return { raw: null, error: `no actor ${acct} on this server` };
     else {
       const resolved = await resolveHandle(handle, { outgoing, timeoutMs: remaining() });

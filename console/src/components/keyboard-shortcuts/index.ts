@@ -1,1 +1,2 @@
-export { KeyboardShortcutsDialog, SHORTCUTS } from "./keyboard-shortcuts-dialog.tsx";
+export { KeyboardShortcutsDialog } from "./keyboard-shortcuts-dialog.tsx";
+export { SHORTCUTS } from "./shortcuts.ts";

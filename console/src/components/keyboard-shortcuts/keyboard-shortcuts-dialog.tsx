@@ -1,20 +1,7 @@
-import { useEffect, useState } from "react";
-import {
-  Dialog,
-  DialogContent,
-  DialogTitle,
-  Table,
-  TableBody,
-  TableCell,
-  TableRow,
-} from "@mui/material";
+import { lazy, Suspense, useEffect, useState } from "react";
+import { LinearProgress } from "@mui/material";
 
-export const SHORTCUTS: ReadonlyArray<{ key: string; action: string }> = [
-  { key: "/", action: "Focus “Search messages” (stream pages)" },
-  { key: "p", action: "Pause or resume the list (stream pages)" },
-  { key: "Escape", action: "Clear the search (stream pages)" },
-  { key: "?", action: "Show these shortcuts" },
-];
+const ShortcutsTableDialog = lazy(() => import("./shortcuts-table-dialog.tsx"));
 
 function isTyping(target: EventTarget | null): boolean {
   return (
@@ -26,33 +13,30 @@ function isTyping(target: EventTarget | null): boolean {
 /** `?` anywhere (outside a text field) opens the list of keyboard shortcuts. */
 export function KeyboardShortcutsDialog() {
   const [open, setOpen] = useState(false);
+  // Mounted from the first `?` on, so closing keeps MUI's exit transition.
+  const [wanted, setWanted] = useState(false);
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
       if (event.key !== "?" || event.ctrlKey || event.metaKey || event.altKey) return;
       if (isTyping(event.target)) return;
       event.preventDefault();
+      setWanted(true);
       setOpen(true);
     };
     window.addEventListener("keydown", onKeyDown);
     return () => window.removeEventListener("keydown", onKeyDown);
   }, []);
+  if (!wanted) return null;
   return (
-    <Dialog open={open} onClose={() => setOpen(false)} aria-labelledby="keyboard-shortcuts-title">
-      <DialogTitle id="keyboard-shortcuts-title">Keyboard shortcuts</DialogTitle>
-      <DialogContent>
-        <Table size="small">
-          <TableBody>
-            {SHORTCUTS.map(({ key, action }) => (
-              <TableRow key={key}>
-                <TableCell component="th" scope="row">
-                  <kbd>{key}</kbd>
-                </TableCell>
-                <TableCell>{action}</TableCell>
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
-      </DialogContent>
-    </Dialog>
+    <Suspense
+      fallback={
+        <LinearProgress
+          aria-label="Loading the keyboard shortcuts"
+          sx={{ position: "fixed", top: 0, left: 0, right: 0, zIndex: "modal" }}
+        />
+      }
+    >
+      <ShortcutsTableDialog open={open} onClose={() => setOpen(false)} />
+    </Suspense>
   );
 }

@@ -1,21 +1,27 @@
-import { lazy, Suspense } from "react";
+import { lazy, Suspense, useState } from "react";
 import { Alert, LinearProgress, Typography } from "@mui/material";
 import { JsonTree } from "../../components/json-tree/index.ts";
 import { SignedOutNotice } from "../../components/signed-out/index.ts";
 import { useUserStore } from "../../lib/user-store.ts";
 import { ActivityBoundary, ActivityFigure, ActivityLoading } from "./activity-figure.tsx";
 import { CreateActorPanel } from "./create-actor-panel.tsx";
-import { CreatedActorDialog } from "./created-actor-dialog.tsx";
 import { useAccountInfo } from "./use-account-info.ts";
 import { useCreateActor } from "./use-create-actor.ts";
 
 // The chart, its data and uPlot arrive in their own chunk, after the page itself.
 const ActivityPanel = lazy(() => import("./activity-panel.tsx"));
+// The modal of Create Actor too: its chunk loads from the click on, while the server works.
+const CreatedActorDialog = lazy(() =>
+  import("./created-actor-dialog.tsx").then((module) => ({ default: module.CreatedActorDialog })),
+);
 
 export function InfoPage() {
   const token = useUserStore((state) => state.token);
   const { info, error, loading, refresh } = useAccountInfo();
   const creation = useCreateActor(refresh);
+  // Kept mounted after the first creation, so closing the modal keeps its exit transition.
+  const [dialogMounted, setDialogMounted] = useState(false);
+  if (!dialogMounted && (creation.pending || creation.result !== null)) setDialogMounted(true);
 
   if (!token) return <SignedOutNotice />;
   if (loading) {
@@ -39,7 +45,16 @@ export function InfoPage() {
       ) : (
         <NoBaseUrlHint />
       )}
-      <CreatedActorDialog result={creation.result} onClose={creation.dismiss} />
+      {dialogMounted && (
+        // While the server still works, "Creating actor" already shows the wait.
+        <Suspense
+          fallback={
+            creation.result && <LinearProgress aria-label="Opening the result" sx={{ mb: 2 }} />
+          }
+        >
+          <CreatedActorDialog result={creation.result} onClose={creation.dismiss} />
+        </Suspense>
+      )}
       <ActivityBoundary what="The activity chart">
         <Suspense
           fallback={

@@ -24,6 +24,16 @@ describe("curlLine", () => {
     );
   });
 
+  it("asks the console's own host over the scheme the console is served with", () => {
+    expect(curlLine("@nobody@127.0.0.1:3000", null, "http://127.0.0.1:3000")).toBe(
+      "curl -H 'Accept: application/jrd+json' " +
+        "'http://127.0.0.1:3000/.well-known/webfinger?resource=acct%3Anobody%40127.0.0.1%3A3000'",
+    );
+    expect(curlLine("@bob@a.example", null, "http://127.0.0.1:3000")).toContain(
+      "'https://a.example/",
+    );
+  });
+
   it("quotes a single quote for the shell", () => {
     expect(curlLine("https://a.example/it's", null)).toContain("'https://a.example/it'\\''s'");
   });

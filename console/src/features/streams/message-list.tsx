@@ -1,4 +1,11 @@
-import { useEffect, useLayoutEffect, useRef, useState, type CSSProperties } from "react";
+import {
+  useEffect,
+  useLayoutEffect,
+  useRef,
+  useState,
+  type CSSProperties,
+  type RefObject,
+} from "react";
 import { useTheme } from "@mui/material/styles";
 import { measureElement, useWindowVirtualizer, type Virtualizer } from "@tanstack/react-virtual";
 import type { ListRow } from "./list-rows.ts";
@@ -46,11 +53,7 @@ export function MessageList({
   focusKey = null,
 }: MessageListProps) {
   const listRef = useRef<HTMLDivElement>(null);
-  const [scrollMargin, setScrollMargin] = useState(0);
-  useLayoutEffect(() => {
-    const top = listRef.current?.getBoundingClientRect().top ?? 0;
-    setScrollMargin(top + window.scrollY);
-  }, []);
+  const scrollMargin = useListOffset(listRef);
   const { palette } = useTheme();
   const rowAt = (index: number) => rows[index]!;
   const virtualizer = useWindowVirtualizer({
@@ -125,4 +128,26 @@ export function MessageList({
       })}
     </div>
   );
+}
+
+/**
+ * The list's distance from the top of the page, which the virtualiser needs to know which rows
+ * are on screen. It changes when what sits above the list changes height (the panel stacked
+ * above it below 900 px, a storage note) or the window crosses 900 px; any of these resizes the
+ * body, so a ResizeObserver there measures again (after layout, so without forcing one).
+ */
+function useListOffset(listRef: RefObject<HTMLDivElement | null>): number {
+  const [offset, setOffset] = useState(0);
+  useLayoutEffect(() => {
+    const measure = () => {
+      const top = (listRef.current?.getBoundingClientRect().top ?? 0) + window.scrollY;
+      setOffset((previous) => (Math.abs(previous - top) < 1 ? previous : top));
+    };
+    measure();
+    if (typeof ResizeObserver === "undefined") return;
+    const observer = new ResizeObserver(measure);
+    observer.observe(document.body);
+    return () => observer.disconnect();
+  }, [listRef]);
+  return offset;
 }

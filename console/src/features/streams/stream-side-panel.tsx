@@ -28,7 +28,8 @@ type SidePanelProps = {
 export const SIDE_PANEL_WIDTH = 240;
 
 /**
- * The sticky side panel: search beside the type filter, "N of M", the list controls and Reset.
+ * The side panel, sticky beside the list on wide screens and above it on narrow ones: search
+ * beside the type filter, "N of M", the list controls and Reset.
  * Memoised: the message list re-renders on every batch, the panel only when its props change.
  */
 export const StreamSidePanel = memo(function StreamSidePanel(props: SidePanelProps) {
@@ -37,13 +38,18 @@ export const StreamSidePanel = memo(function StreamSidePanel(props: SidePanelPro
     <Box
       component="aside"
       sx={{
-        width: SIDE_PANEL_WIDTH,
+        width: { xs: "auto", md: SIDE_PANEL_WIDTH },
         flexShrink: 0,
-        position: "sticky",
+        // Sticky only beside the list: above it (below 900 px) it would cover the messages.
+        position: { xs: "static", md: "sticky" },
         top: (theme) => theme.spacing(11),
         display: "flex",
-        flexDirection: "column",
+        flexDirection: { xs: "row", md: "column" },
+        flexWrap: { xs: "wrap", md: "nowrap" },
+        alignItems: { xs: "center", md: "stretch" },
         gap: 2,
+        // Above the list the fields share a row where they fit, so the messages start higher.
+        "& > .MuiTextField-root": { flex: { xs: "1 1 160px", md: "none" } },
       }}
     >
       <TextField

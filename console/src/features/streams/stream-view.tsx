@@ -66,7 +66,36 @@ export function StreamView({ source }: { source: StreamSource }) {
   });
 
   return (
-    <Box sx={{ display: "flex", gap: 2, alignItems: "flex-start" }}>
+    // The panel comes first: above the list below 900 px, where a column beside it would leave
+    // the messages a few characters per line; to its right (row-reverse) on wider screens.
+    <Box
+      sx={{
+        display: "flex",
+        flexDirection: { xs: "column", md: "row-reverse" },
+        gap: 2,
+        alignItems: { xs: "stretch", md: "flex-start" },
+      }}
+    >
+      <StreamSidePanel
+        search={search}
+        onSearch={setSearch}
+        searchRef={searchRef}
+        shownCount={shown.length}
+        heldCount={live.messages.length}
+        searching={searching}
+        activityTypes={live.activityTypes}
+        chosen={chosen}
+        onChoose={setChosen}
+        onReset={reset}
+      >
+        <ConnectionStatusRegion source={source} />
+        <StreamControls
+          paused={pause.paused}
+          newCount={pause.newCount}
+          onTogglePause={pause.toggle}
+          onExport={onExport}
+        />
+      </StreamSidePanel>
       <Box sx={{ flexGrow: 1, minWidth: 0 }}>
         {live.storageNote && (
           <Alert severity="warning" sx={{ mb: 2 }}>
@@ -91,26 +120,6 @@ export function StreamView({ source }: { source: StreamSource }) {
           />
         )}
       </Box>
-      <StreamSidePanel
-        search={search}
-        onSearch={setSearch}
-        searchRef={searchRef}
-        shownCount={shown.length}
-        heldCount={live.messages.length}
-        searching={searching}
-        activityTypes={live.activityTypes}
-        chosen={chosen}
-        onChoose={setChosen}
-        onReset={reset}
-      >
-        <ConnectionStatusRegion source={source} />
-        <StreamControls
-          paused={pause.paused}
-          newCount={pause.newCount}
-          onTogglePause={pause.toggle}
-          onExport={onExport}
-        />
-      </StreamSidePanel>
     </Box>
   );
 }
