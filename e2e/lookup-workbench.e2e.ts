@@ -155,15 +155,28 @@ test("the curl line for a handle requests the id it resolved to", async ({
   );
 });
 
-test("a document nested 3,000 levels deep renders as a tree", async ({ page, account, corral }) => {
+test("a document nested 3,000 levels deep: the server refuses it with the reason; typed into Perform it renders as a tree", async ({
+  page,
+  account,
+  corral,
+}) => {
   const api = await signInApi(corral.url, account.name, account.password);
   await api.createActor("diver");
   remote.serve("/deep", nestedDocumentText(3_000));
   await signIn(page, account);
+  // server.md §10: a looked-up document deeper than 256 levels is refused, with the reason.
   await page.goto(`/lookup?uri=${encodeURIComponent(`${remote.url}/deep`)}`);
-  await page.getByRole("button", { name: "Collapse raw" }).waitFor();
+  await page
+    .getByText(/nested too deeply/)
+    .first()
+    .waitFor();
   expect(await page.getByText("Something went wrong").count()).toBe(0);
-  const tree = page.locator("main .json-tree");
+  // The console itself shows any depth: the same document as Perform's data preview.
+  await page.goto("/perform");
+  await page.getByRole("textbox", { name: "data" }).fill(nestedDocumentText(3_000));
+  await page.getByRole("heading", { name: "Resulting output" }).waitFor();
+  expect(await page.getByText("Something went wrong").count()).toBe(0);
+  const tree = page.locator("main .json-tree").last();
   await tree.locator(".jt-scroll").evaluate((box) => (box.scrollTop = box.scrollHeight));
   await tree.getByText('"bottom"').waitFor();
 });
