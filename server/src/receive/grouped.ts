@@ -1,0 +1,35 @@
+// Calls made while a group is being written wait and go together as the next group: one
+// statement and one commit for many activities, as the event log groups its appends
+// (docs/adr/0008). On PostgreSQL a commit per activity is most of what an inbox POST waits for.
+
+interface Pending<T, R> {
+  item: T;
+  resolve(result: R): void;
+  reject(error: unknown): void;
+}
+
+/** `run` gets each group (at most `max` items) and answers one result per item, in order. */
+export function grouped<T, R>(
+  run: (items: T[]) => Promise<R[]>,
+  max = 1000,
+): (item: T) => Promise<R> {
+  let queue: Pending<T, R>[] | undefined;
+  const drain = async (waiting: Pending<T, R>[]) => {
+    while (waiting.length > 0) {
+      const group = waiting.splice(0, max);
+      try {
+        const results = await run(group.map((p) => p.item));
+        group.forEach((pending, i) => pending.resolve(results[i]!));
+      } catch (error) {
+        for (const pending of group) pending.reject(error);
+      }
+    }
+    queue = undefined;
+  };
+  return (item) =>
+    new Promise<R>((resolve, reject) => {
+      if (queue) return void queue.push({ item, resolve, reject });
+      queue = [{ item, resolve, reject }];
+      void drain(queue);
+    });
+}
