@@ -1,6 +1,7 @@
 // Calls made while a group is being written wait and go together as the next group: one
 // statement and one commit for many activities, as the event log groups its appends
-// (docs/adr/0008). On PostgreSQL a commit per activity is most of what an inbox POST waits for.
+// (docs/adr/0008). On PostgreSQL each commit waits for a WAL flush: the inbox's claims alone made
+// 2.4 more commits per activity (bench/scale.bench.ts ×1 went 1,624 -> 1,811 inbox/s grouped).
 
 interface Pending<T, R> {
   item: T;
