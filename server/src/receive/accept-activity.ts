@@ -4,13 +4,13 @@ import type { Services } from "../services.ts";
 import type { InboxHandlers } from "./inbox-handlers.ts";
 import {
   claimSeen,
-  markStored,
   releaseClaim,
   sweepSeen,
   type Claim,
   type SeenKey,
 } from "./inbox-seen.store.ts";
 import { findAddressedActors } from "./recipients.ts";
+import { insertClaimGrouped, markStoredGrouped } from "./stored-marks.ts";
 
 /** Receiving an activity, as the delivery queue is handed it for inboxes on this server. */
 export type Receive = (
@@ -74,7 +74,7 @@ export async function acceptActivity(
       if (key) await releaseClaim(services.db, key).catch(() => {});
       throw error;
     }
-    if (key) await markStored(services.db, key);
+    if (key) await markStoredGrouped(services.db, key);
   }
   await sweepNowAndThen(services);
   // A replay to every addressed actor changes nothing (no second Accept, no second follower).
@@ -89,6 +89,8 @@ export async function acceptActivity(
  * storing: then the second stores it), so a copy is neither shown twice nor lost.
  */
 async function claim(services: Services, key: SeenKey): Promise<Claim> {
+  // Most copies are the first: their claim goes in with the others arriving now.
+  if (await insertClaimGrouped(services.db, key)) return "claimed";
   const giveUp = Date.now() + CLAIM_STALE_MS + 1000;
   for (;;) {
     const now = Date.now();

@@ -39,12 +39,41 @@ export async function claimSeen(
   return Number(row.stored) === 1 ? "stored" : "busy";
 }
 
-/** The claim's event is stored: from now on a copy is a replay. */
-export async function markStored(db: Db, key: SeenKey): Promise<void> {
-  await db.run(
-    `UPDATE inbox_seen SET stored = 1 WHERE actor_id = ? AND activity_id = ? AND sender_id = ?`,
-    [key.actorId, key.activityId, key.senderId],
-  );
+/**
+ * The first step of claimSeen for many keys in one statement per 300: for each key, whether
+ * this call inserted its claim. A key given twice is inserted for its first place only.
+ */
+export async function insertClaims(
+  db: Db,
+  keys: readonly SeenKey[],
+  now: number,
+): Promise<boolean[]> {
+  const text = (k: SeenKey) => JSON.stringify([k.actorId, k.activityId, k.senderId]);
+  const inserted = new Set<string>();
+  for (let i = 0; i < keys.length; i += 300) {
+    const chunk = keys.slice(i, i + 300);
+    const rows = await db.all<{ actor_id: string; activity_id: string; sender_id: string }>(
+      `INSERT INTO inbox_seen (actor_id, activity_id, sender_id, received_at, stored)
+       VALUES ${chunk.map(() => "(?, ?, ?, ?, 0)").join(", ")} ON CONFLICT DO NOTHING
+       RETURNING actor_id, activity_id, sender_id`,
+      chunk.flatMap((k) => [k.actorId, k.activityId, k.senderId, now]),
+    );
+    for (const r of rows) inserted.add(JSON.stringify([r.actor_id, r.activity_id, r.sender_id]));
+  }
+  return keys.map((k) => inserted.delete(text(k)));
+}
+
+/** The claims' events are stored: from now on a copy is a replay. One statement per 300 keys. */
+export async function markStored(db: Db, keys: readonly SeenKey[]): Promise<void> {
+  for (let i = 0; i < keys.length; i += 300) {
+    const chunk = keys.slice(i, i + 300);
+    await db.run(
+      `UPDATE inbox_seen SET stored = 1 WHERE (actor_id, activity_id, sender_id) IN (VALUES ${chunk
+        .map(() => "(?, ?, ?)")
+        .join(", ")})`,
+      chunk.flatMap((k) => [k.actorId, k.activityId, k.senderId]),
+    );
+  }
 }
 
 /** A claim given up (its event could not be stored): the next copy may take it at once. */

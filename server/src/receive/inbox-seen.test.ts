@@ -21,7 +21,7 @@ describe("inbox claims: each activity stored once per receiving actor, and never
     db = (await openFreshDatabase()).db;
     expect(await claimSeen(db, key, 1_000, 1_000 - STALE)).toBe("claimed");
     expect(await claimSeen(db, key, 1_010, 1_010 - STALE)).toBe("busy");
-    await markStored(db, key);
+    await markStored(db, [key]);
     expect(await claimSeen(db, key, 1_020, 1_020 - STALE)).toBe("stored");
     // Long after, still a replay: a stored claim never goes stale.
     expect(await claimSeen(db, key, 1_000 + 2 * STALE, 1_000 + STALE)).toBe("stored");
