@@ -1,6 +1,6 @@
 // Corral as its operator runs it: `corral account …` and `corral serve …` as child processes
-// on a SQLite file, killed outright (SIGKILL) when a test needs a crash. (The same helper as
-// test/hostile/process.ts on the hostile branch; one of the two can go once both are merged.)
+// on a SQLite file, killed outright (SIGKILL) when a test needs a crash, or so that a test of a
+// runaway request never leaves work running inside the test process.
 
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { createServer } from "node:net";

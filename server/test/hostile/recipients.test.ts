@@ -6,7 +6,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freshDatabaseUrl } from "../fresh.ts";
 import { addAccount, addActor, fe, signIn, startTestServer, type TestServer } from "../server.ts";
-import { corral, serveProcess, type ServerProcess } from "./process.ts";
+import { corral, serveProcess, type ServerProcess } from "../serve-process.ts";
 import { watchStream } from "./streams.ts";
 import { settle } from "./streams-settle.ts";
 

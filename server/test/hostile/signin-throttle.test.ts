@@ -6,7 +6,7 @@
 
 import { afterAll, describe, expect, it } from "vitest";
 import { freshDatabaseUrl } from "../fresh.ts";
-import { corral, serveProcess, type ServerProcess } from "./process.ts";
+import { corral, serveProcess, type ServerProcess } from "../serve-process.ts";
 
 const running: ServerProcess[] = [];
 afterAll(() => Promise.all(running.map((r) => r.kill())));
