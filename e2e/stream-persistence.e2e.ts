@@ -46,6 +46,9 @@ test("messages that arrived just before a reload are not lost", async ({
   await eventually(() => messageTrees(page).count()).toBe(2);
   await reloadAndReconnect(page);
   await eventually(() => badgeCount(page, "Error")).toBe(2);
+  // The stream page's code loads when opened: wait for its list, then check nothing doubled.
+  await eventually(() => messageTrees(page).count()).toBe(2);
+  await page.waitForTimeout(500);
   expect(await messageTrees(page).count()).toBe(2);
 });
 
