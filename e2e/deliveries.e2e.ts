@@ -1,4 +1,5 @@
 import type { Page } from "playwright-core";
+import { squeezedTexts } from "./harness/squeezed-text.ts";
 import { expect, test } from "./harness/fixtures.ts";
 import { drawerEntry, signIn, topBar } from "./harness/console-ui.ts";
 
@@ -92,21 +93,3 @@ test("at 390 px the hosts table scrolls inside the page and no text is squeezed"
   expect(buttonBox!.x + buttonBox!.width).toBeLessThanOrEqual(390);
   await page.screenshot({ path: "/tmp/corral-390-deliveries-scrolled.png", fullPage: true });
 });
-
-/** Text nodes of four or more characters squeezed to under four characters per line. */
-function squeezedTexts(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
-    const offenders: string[] = [];
-    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      const text = (node.textContent ?? "").trim();
-      if (text.length < 4) continue;
-      const range = document.createRange();
-      range.selectNodeContents(node);
-      const rects = [...range.getClientRects()].filter((rect) => rect.width > 0);
-      const lines = new Set(rects.map((rect) => Math.round(rect.top))).size;
-      if (lines > 1 && text.length / lines < 4) offenders.push(`"${text.slice(0, 40)}"`);
-    }
-    return offenders;
-  });
-}

@@ -1,4 +1,5 @@
 import type { Page } from "playwright-core";
+import { squeezedTexts } from "./harness/squeezed-text.ts";
 import { expect, test } from "./harness/fixtures.ts";
 import {
   drawer,
@@ -142,28 +143,6 @@ test("below 900 px the drawer is temporary and opens from the top bar's Menu", a
   await drawer(page).waitFor();
   expect(await topBar(page).getByRole("button", { name: "Menu" }).count()).toBe(0);
 });
-
-/**
- * Text nodes a narrow column squeezed into about one character per line: each node of four or
- * more characters must average at least four characters per line it occupies.
- */
-function squeezedTexts(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
-    const offenders: string[] = [];
-    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      const text = (node.textContent ?? "").trim();
-      if (text.length < 4) continue;
-      const range = document.createRange();
-      range.selectNodeContents(node);
-      const rects = [...range.getClientRects()].filter((rect) => rect.width > 0);
-      const lines = new Set(rects.map((rect) => Math.round(rect.top))).size;
-      if (lines > 1 && text.length / lines < 4)
-        offenders.push(`"${text.slice(0, 40)}" on ${lines} lines`);
-    }
-    return offenders;
-  });
-}
 
 test("at 390 px every page stays readable: no text one character per line", async ({
   page,
