@@ -1,7 +1,6 @@
-import { spawn } from "node:child_process";
 import { createServer } from "node:net";
 import { describe, expect, it } from "vitest";
-import { cli, expectOneLine, runCli as run } from "../test/cli-process.ts";
+import { expectOneLine, runCli as run, serveCli } from "../test/cli-process.ts";
 import { freshDatabaseUrl } from "../test/fresh.ts";
 
 describe("corral command line", () => {
@@ -140,7 +139,7 @@ describe("corral command line", () => {
 
   it("serves, prints the URL, creates operator once with a password that signs in, and hides the SQLite warning", async () => {
     const database = freshDatabaseUrl();
-    const first = await serveUntilListening([
+    const first = await serveCli([
       "serve",
       "--host",
       "127.0.0.1",
@@ -162,7 +161,7 @@ describe("corral command line", () => {
     } finally {
       await first.stop();
     }
-    const second = await serveUntilListening([
+    const second = await serveCli([
       "serve",
       "--host",
       "127.0.0.1",
@@ -175,44 +174,3 @@ describe("corral command line", () => {
     expect(second.stdout).not.toMatch(/password/);
   }, 60_000);
 });
-
-/** Starts `corral serve` and resolves once it printed its URL. */
-function serveUntilListening(args: string[]) {
-  const child = spawn(process.execPath, [cli, ...args], { stdio: ["ignore", "pipe", "pipe"] });
-  let stdout = "";
-  let stderr = "";
-  child.stderr.on("data", (chunk) => (stderr += chunk));
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-  return new Promise<{
-    url: string;
-    stdout: string;
-    stderr: string;
-    stop(): Promise<number | null>;
-  }>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`no URL printed: ${stdout} ${stderr}`)),
-      20_000,
-    );
-    child.stdout.on("data", (chunk) => {
-      stdout += chunk;
-      const match = /serving on (http:\/\/\S+)/.exec(stdout);
-      if (match) {
-        clearTimeout(timer);
-        resolve({
-          url: match[1]!,
-          get stdout() {
-            return stdout;
-          },
-          get stderr() {
-            return stderr;
-          },
-          stop: () => {
-            child.kill("SIGTERM");
-            return exited;
-          },
-        });
-      }
-    });
-    void exited.then((code) => reject(new Error(`corral exited with ${code}: ${stderr}`)));
-  });
-}
