@@ -1,3 +1,4 @@
+import { STATUS_CODES } from "node:http";
 import { Agent, fetch, type Response } from "undici";
 import type { Services } from "../services.ts";
 import { pinnedLookup, resolveWithDns, type ResolveHost } from "./pinned-lookup.ts";
@@ -11,8 +12,28 @@ export interface Outgoing {
   readonly allowPrivate: boolean;
   /** Sends `request` with `body` as its bytes; redirects are returned, not followed. */
   send(request: Request, body: Uint8Array | null, signal: AbortSignal): Promise<Response>;
+  /**
+   * POSTs `body` with exactly `headers`, over a kept-alive connection to the URL's origin (the
+   * delivery path: no Request or Response objects). Redirects are answers, not followed; the
+   * answer's body is read only for an error's first 4 KiB.
+   */
+  post(
+    url: URL,
+    headers: Record<string, string>,
+    body: Uint8Array,
+    signal: AbortSignal,
+  ): Promise<Answer>;
   close(): Promise<void>;
 }
+
+/** A POST's answer: its status and, unless 2xx, the start of its body. */
+export interface Answer {
+  status: number;
+  statusText: string;
+  detail: string;
+}
+
+const DETAIL_BYTES = 4096;
 
 export function createOutgoing(options: {
   allowPrivate: boolean;
@@ -31,6 +52,23 @@ export function createOutgoing(options: {
         signal,
         dispatcher: agent,
       }),
+    async post(url, headers, body, signal) {
+      const answer = await agent.request({
+        origin: url.origin,
+        path: `${url.pathname}${url.search}`,
+        method: "POST",
+        headers,
+        body,
+        signal,
+      });
+      const status = answer.statusCode;
+      const statusText = STATUS_CODES[status] ?? "";
+      if (status >= 200 && status < 300) {
+        await answer.body.dump();
+        return { status, statusText, detail: "" };
+      }
+      return { status, statusText, detail: await readStart(answer.body) };
+    },
     close: () => agent.close(),
   };
 }
@@ -46,4 +84,22 @@ export function outgoingOf(services: Services): Outgoing {
     made.set(services, outgoing);
   }
   return outgoing;
+}
+
+/** The first few KiB of an answer's body, as text; the rest is not read. */
+async function readStart(body: AsyncIterable<Buffer> & { destroy(): unknown }): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of body) {
+      chunks.push(chunk);
+      size += chunk.byteLength;
+      if (size >= DETAIL_BYTES) break;
+    }
+  } catch {
+    // whatever arrived is enough for a message
+  } finally {
+    body.destroy();
+  }
+  return Buffer.concat(chunks).subarray(0, DETAIL_BYTES).toString("utf8");
 }

@@ -16,6 +16,9 @@ function scriptedOutgoing(answers: Record<string, Response>) {
       if (!answer) throw new Error(`unexpected request to ${request.url}`);
       return answer as never;
     },
+    post: async (url) => {
+      throw new Error(`unexpected POST to ${url.href}`);
+    },
     close: async () => {},
   };
   return { sent, outgoing };

@@ -5,11 +5,13 @@ import { parseJsonText, tooDeepReason } from "./json-depth.ts";
 import type { Outgoing } from "./outgoing.ts";
 import { readLimited, readPrefix } from "./read-limited.ts";
 import { PrivateAddressError } from "./pinned-lookup.ts";
+import { signedPostHeaders, type PreparedBody } from "./draft-signing.ts";
 
 // Signed HTTP for everything we send: lookups (authorized fetch), key fetches and deliveries.
-// We sign with Fedify's signRequest() and send with fetch ourselves, so the bytes we deliver are
-// exactly the bytes we were given, and every redirect hop passes our address check (the
-// connection of each hop is pinned to an address checked as it connects: outgoing.ts).
+// GETs are signed with Fedify's signRequest() and sent with fetch; deliveries are signed by
+// draft-signing.ts on the signing threads and POSTed without fetch (docs/adr/0010). Either way the
+// bytes we deliver are exactly the bytes we were given, and every connection passes our address
+// check (each is pinned to an address checked as it connects: outgoing.ts).
 
 export interface Signer {
   keyId: URL;
@@ -97,41 +99,31 @@ export type PostResult =
 /** POSTs `body` byte for byte to an inbox, signed (draft-cavage, the most widely accepted). */
 export async function signedPost(
   inbox: string,
-  body: string,
+  body: PreparedBody,
   signer: Signer,
   options: FetchOptions,
 ): Promise<PostResult> {
   const check = checkOutgoingUrl(inbox, options.outgoing.allowPrivate);
   if (!check.ok) return { ok: false, reason: check.reason, refused: true };
-  const bytes = new TextEncoder().encode(body);
-  const request = await signRequest(
-    new Request(inbox, {
-      method: "POST",
-      headers: {
-        "Content-Type": "application/activity+json",
-        Accept: ACCEPT,
-        "User-Agent": USER_AGENT,
-      },
-      body: bytes,
-      redirect: "manual",
-    }),
-    signer.privateKey,
-    signer.keyId,
-    { body: bytes.buffer as ArrayBuffer },
-  );
+  const url = new URL(inbox);
   try {
-    const response = await options.outgoing.send(
-      request,
-      bytes,
+    const headers = await signedPostHeaders(url, body, signer, {
+      "content-type": "application/activity+json",
+      accept: ACCEPT,
+      "user-agent": USER_AGENT,
+    });
+    const answer = await options.outgoing.post(
+      url,
+      headers,
+      body.bytes,
       AbortSignal.timeout(options.timeoutMs ?? 15_000),
     );
-    const detail = (await readPrefix(response)).slice(0, 200).replace(/\s+/g, " ").trim();
-    if (response.status >= 200 && response.status < 300)
-      return { ok: true, status: response.status };
+    if (answer.status >= 200 && answer.status < 300) return { ok: true, status: answer.status };
+    const detail = answer.detail.slice(0, 200).replace(/\s+/g, " ").trim();
     return {
       ok: false,
-      status: response.status,
-      reason: `${inbox} answered ${response.status} ${response.statusText}${detail ? `: ${detail}` : ""}`,
+      status: answer.status,
+      reason: `${inbox} answered ${answer.status} ${answer.statusText}${detail ? `: ${detail}` : ""}`,
     };
   } catch (error) {
     return failure(inbox, error, options.timeoutMs);
@@ -140,7 +132,8 @@ export async function signedPost(
 
 /** A request that did not get an answer; a private address found on connecting is a refusal. */
 function failure(url: string, error: unknown, timeoutMs?: number) {
-  const cause = (error as { cause?: unknown }).cause;
+  // fetch wraps a connection's error as its cause; undici's request throws it as it is.
+  const cause = error instanceof PrivateAddressError ? error : (error as { cause?: unknown }).cause;
   if (cause instanceof PrivateAddressError) {
     const reason = privateAddressReason(url, `${cause.hostname} (${cause.address})`);
     return { ok: false as const, refused: true, reason };
@@ -149,11 +142,11 @@ function failure(url: string, error: unknown, timeoutMs?: number) {
 }
 
 function describeFetchError(url: string, error: unknown, timeoutMs?: number): string {
-  const err = error as Error & { cause?: { code?: string; message?: string } };
+  const err = error as Error & { code?: string; cause?: { code?: string; message?: string } };
   if (err.name === "TimeoutError" || err.name === "AbortError") {
     const ms = timeoutMs ?? 10_000;
     return `${url} did not answer within ${ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`}`;
   }
-  const cause = err.cause?.code ?? err.cause?.message;
+  const cause = err.cause?.code ?? err.code ?? err.cause?.message;
   return `${url} could not be reached: ${cause ?? err.message}`;
 }

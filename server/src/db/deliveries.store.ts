@@ -15,7 +15,9 @@ export interface DeliveryRow {
   trigger_id: string | null;
   inbox: string;
   host: string;
+  /** The body as queued before bodies were stored once (migration 6); '' when body_id names it. */
   body: string;
+  body_id: number | null;
   routing_key: string;
   original: string;
   attempt: number;
@@ -27,7 +29,8 @@ export interface NewDelivery {
   triggerId: string | null;
   inbox: string;
   host: string;
-  body: string;
+  /** The delivery_bodies row it sends. */
+  bodyId: number;
   routingKey: string;
   original: string;
   state: DeliveryState;
@@ -47,19 +50,23 @@ export type DeliveryOutcome =
       nextAttemptAt: number;
     };
 
+const INSERT_COLUMNS = `actor_id, account_id, trigger_id, inbox, host, body, body_id, routing_key, original, attempt, state, last_error, next_attempt_at, locked_until, created_at, updated_at`;
+// Rows per INSERT: 16 parameters each stays far below either database's limit.
+const INSERT_CHUNK = 200;
+
 export async function insertDeliveries(tx: Db, rows: NewDelivery[]): Promise<void> {
   const now = Date.now();
-  for (const row of rows) {
+  for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+    const chunk = rows.slice(i, i + INSERT_CHUNK);
     await tx.run(
-      `INSERT INTO deliveries (actor_id, account_id, trigger_id, inbox, host, body, routing_key, original, attempt, state, last_error, next_attempt_at, locked_until, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, 0, ?, ?)`,
-      [
+      `INSERT INTO deliveries (${INSERT_COLUMNS}) VALUES ${chunk.map(() => "(?, ?, ?, ?, ?, '', ?, ?, ?, 0, ?, ?, ?, 0, ?, ?)").join(", ")}`,
+      chunk.flatMap((row) => [
         row.actorId,
         row.accountId,
         row.triggerId,
         row.inbox,
         row.host,
-        row.body,
+        row.bodyId,
         row.routingKey,
         row.original,
         row.state,
@@ -67,7 +74,7 @@ export async function insertDeliveries(tx: Db, rows: NewDelivery[]): Promise<voi
         row.nextAttemptAt,
         now,
         now,
-      ],
+      ]),
     );
   }
 }
@@ -82,7 +89,7 @@ export async function claimDue(db: Db, limit: number, leaseMs: number): Promise<
        WHERE state IN ('queued', 'retrying') AND next_attempt_at <= ? AND locked_until < ?
        ORDER BY next_attempt_at, id LIMIT ?${skipLocked(db)})
      AND locked_until < ?
-     RETURNING id, actor_id, account_id, trigger_id, inbox, host, body, routing_key, original, attempt`,
+     RETURNING id, actor_id, account_id, trigger_id, inbox, host, body, body_id, routing_key, original, attempt`,
     [now + leaseMs, now, now, limit, now],
   );
   return rows.map((r) => ({
@@ -90,6 +97,7 @@ export async function claimDue(db: Db, limit: number, leaseMs: number): Promise<
     id: Number(r.id),
     attempt: Number(r.attempt),
     account_id: r.account_id == null ? null : Number(r.account_id),
+    body_id: r.body_id == null ? null : Number(r.body_id),
   }));
 }
 
@@ -104,27 +112,40 @@ export async function renewLeases(db: Db, ids: number[], until: number): Promise
   }
 }
 
-export async function writeOutcome(tx: Db, outcome: DeliveryOutcome): Promise<void> {
+/** Writes what attempts came to; deliveries that arrived alike share one statement. */
+export async function writeOutcomes(tx: Db, outcomes: DeliveryOutcome[]): Promise<void> {
   const now = Date.now();
-  if (outcome.state === "delivered") {
+  const delivered = new Map<string, number[]>();
+  for (const outcome of outcomes) {
+    if (outcome.state === "delivered") {
+      const key = `${outcome.status} ${outcome.attempt}`;
+      delivered.set(key, [...(delivered.get(key) ?? []), outcome.id]);
+      continue;
+    }
     await tx.run(
-      `UPDATE deliveries SET state = 'delivered', status = ?, attempt = ?, delivered_at = ?, locked_until = 0, updated_at = ? WHERE id = ?`,
-      [outcome.status, outcome.attempt, now, now, outcome.id],
+      `UPDATE deliveries SET state = ?, status = ?, attempt = ?, last_error = ?, next_attempt_at = ?, locked_until = 0, updated_at = ? WHERE id = ?`,
+      [
+        outcome.state,
+        outcome.status,
+        outcome.attempt,
+        outcome.error,
+        outcome.nextAttemptAt,
+        now,
+        outcome.id,
+      ],
     );
-    return;
   }
-  await tx.run(
-    `UPDATE deliveries SET state = ?, status = ?, attempt = ?, last_error = ?, next_attempt_at = ?, locked_until = 0, updated_at = ? WHERE id = ?`,
-    [
-      outcome.state,
-      outcome.status,
-      outcome.attempt,
-      outcome.error,
-      outcome.nextAttemptAt,
-      now,
-      outcome.id,
-    ],
-  );
+  for (const [key, ids] of delivered) {
+    const [status, attempt] = key.split(" ").map(Number);
+    for (let i = 0; i < ids.length; i += 500) {
+      const chunk = ids.slice(i, i + 500);
+      await tx.run(
+        `UPDATE deliveries SET state = 'delivered', status = ?, attempt = ?, delivered_at = ?, locked_until = 0, updated_at = ?
+         WHERE id IN (${chunk.map(() => "?").join(", ")})`,
+        [status, attempt, now, now, ...chunk],
+      );
+    }
+  }
 }
 
 /** Rows that were queued before hosts were recorded (migration 3) get theirs. */

@@ -203,6 +203,21 @@ const migrations: Migration[] = [
       `CREATE INDEX tokens_expires ON tokens(expires_at)`,
     ],
   },
+  {
+    // A delivery's body is stored once however many inboxes it goes to, with its Digest made
+    // once (docs/adr/0010); rows queued before keep their own copy in deliveries.body.
+    id: 6,
+    sql: ({ serial }) => [
+      `CREATE TABLE delivery_bodies (
+        id ${serial},
+        body TEXT NOT NULL,
+        digest TEXT NOT NULL,
+        created_at BIGINT NOT NULL
+      )`,
+      `ALTER TABLE deliveries ADD COLUMN body_id BIGINT`,
+      `CREATE INDEX deliveries_body ON deliveries(body_id)`,
+    ],
+  },
 ];
 
 /** True when every migration this build knows has been applied (/readyz answers 200 only then). */

@@ -6,6 +6,7 @@ import { loadSigner } from "../activitypub/local-keys.ts";
 import { outgoingOf } from "../activitypub/outgoing.ts";
 import { isObject } from "../activitypub/parse.ts";
 import { signedPost, type PostResult } from "../activitypub/signing.ts";
+import { preparedBodyOf } from "./prepared-bodies.ts";
 
 // One attempt at one queued delivery: the POST (or, for an inbox on this server, the receiving)
 // and nothing else. What it comes to (delivered, retried, given up) is outcome.ts's to decide.
@@ -28,7 +29,9 @@ async function deliverThere(services: Services, row: DeliveryRow): Promise<PostR
   const signer = await loadSigner(services.db, row.actor_id);
   if (!signer)
     return { ok: false, refused: true, reason: `actor ${row.actor_id} has no signing key here` };
-  return signedPost(row.inbox, row.body, signer, { outgoing: outgoingOf(services) });
+  const body = await preparedBodyOf(services.db, row);
+  if (!body) return { ok: false, refused: true, reason: `the body of delivery ${row.id} is gone` };
+  return signedPost(row.inbox, body, signer, { outgoing: outgoingOf(services) });
 }
 
 /** An inbox on this server: no HTTP, no signature (we are the signer), the inbox's rules. */
@@ -38,7 +41,9 @@ async function deliverHere(
   receive: Receive | undefined,
 ): Promise<PostResult> {
   if (!receive) return { ok: false, refused: true, reason: "this process receives no activities" };
-  const raw: unknown = JSON.parse(row.body);
+  const body = await preparedBodyOf(services.db, row);
+  if (!body) return { ok: false, refused: true, reason: `the body of delivery ${row.id} is gone` };
+  const raw: unknown = JSON.parse(body.text);
   if (!isObject(raw))
     return { ok: false, refused: true, reason: "the activity is not a JSON object" };
   const origin = new URL(row.inbox).origin;

@@ -57,13 +57,16 @@ export function startClaimLoop<T extends { id: K }, K>(options: ClaimLoopOptions
   );
   renewer.unref();
 
+  // Claimed in batches: a claim is a statement, so one is made when a quarter of the room is
+  // free (or all of it), not each time one item ends.
+  const batch = Math.max(1, Math.floor(options.concurrency / 4));
   const start = (item: T) => {
     const running = options
       .run(item)
       .catch((error) => console.error(`${options.name}: ${(error as Error).message}`))
       .finally(() => {
         inFlight.delete(item.id);
-        wake();
+        if (inFlight.size === 0 || options.concurrency - inFlight.size >= batch) wake();
       });
     inFlight.set(item.id, running);
   };

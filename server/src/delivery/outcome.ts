@@ -1,13 +1,14 @@
 import type { Services } from "../services.ts";
 import type { PostResult } from "../activitypub/signing.ts";
-import { writeOutcome, type DeliveryOutcome, type DeliveryRow } from "../db/deliveries.store.ts";
+import { writeOutcomes, type DeliveryOutcome, type DeliveryRow } from "../db/deliveries.store.ts";
 import { reportError } from "../events/report-error.ts";
 import { findHost, noteHostFailure, noteHostSuccess, type HostRow } from "./hosts.store.ts";
 import { deferHostDeliveries, releaseDeferred } from "./delivery-records.store.ts";
 
-// What an attempt comes to, written as it ends (one transaction per delivery, so a crash
-// re-sends only what was in flight): the delivery's state, its host's health and, for a
-// failure, an error event that says whether and when it is tried again.
+// What an attempt comes to, written as it ends (attempts that end together share one
+// transaction; each stays claimed until it is written, so a crash re-sends only what was in
+// flight): the delivery's state, its host's health and, for a failure, an error event that says
+// whether and when it is tried again.
 
 export const MAX_ATTEMPTS = 10;
 const BASE_DELAY_MS = 30_000;
@@ -30,33 +31,51 @@ export function breakerUntil(host: HostRow, now: number): number | null {
   return Math.max(now, (host.last_failure_at ?? 0) + BREAKER_GAP_MS);
 }
 
-export async function recordAttempt(
+/** One attempt as it ended, waiting for its outcome to be written. */
+export interface EndedAttempt {
+  row: DeliveryRow;
+  result: PostResult;
+}
+
+/**
+ * What attempts came to, written together in one transaction (the queue groups the attempts
+ * that end while the previous group is written): each delivery's state, its host's health and,
+ * for a failure, an error event that says whether and when it is tried again. A delivery stays
+ * claimed until its outcome is written, so a crash re-sends only what was in flight.
+ */
+export async function recordAttempts(
   services: Services,
-  row: DeliveryRow,
-  result: PostResult,
-): Promise<DeliveryOutcome> {
-  const attempt = row.attempt + 1;
+  attempts: EndedAttempt[],
+): Promise<DeliveryOutcome[]> {
   const now = Date.now();
-  const outcome = await services.db.transaction(async (tx): Promise<DeliveryOutcome> => {
-    const accountId = row.account_id;
-    if (result.ok && accountId != null) {
-      // A host back after the breaker held it: what waited for it goes now, not an hour later.
-      const before = await findHost(tx, accountId, row.host);
-      await noteHostSuccess(tx, accountId, row.host, now);
-      if (before && breakerUntil(before, now) !== null)
-        await releaseDeferred(tx, accountId, row.host, now);
-    }
-    const host =
-      !result.ok && accountId != null ? await noteHostFailure(tx, accountId, row.host, now) : null;
-    let decided: DeliveryOutcome;
-    if (result.ok) decided = { id: row.id, state: "delivered", status: result.status, attempt };
-    else {
+  const outcomes = await services.db.transaction(async (tx): Promise<DeliveryOutcome[]> => {
+    // Hosts already noted as answering in this group, until one of them fails again.
+    const answering = new Set<string>();
+    const decided: DeliveryOutcome[] = [];
+    for (const { row, result } of attempts) {
+      const accountId = row.account_id;
+      const key = `${accountId} ${row.host}`;
+      const attempt = row.attempt + 1;
+      if (result.ok) {
+        if (accountId != null && !answering.has(key)) {
+          answering.add(key);
+          // A host back after the breaker held it: what waited for it goes now, not an hour later.
+          const before = await findHost(tx, accountId, row.host);
+          await noteHostSuccess(tx, accountId, row.host, now);
+          if (before && breakerUntil(before, now) !== null)
+            await releaseDeferred(tx, accountId, row.host, now);
+        }
+        decided.push({ id: row.id, state: "delivered", status: result.status, attempt });
+        continue;
+      }
+      answering.delete(key);
+      const host = accountId != null ? await noteHostFailure(tx, accountId, row.host, now) : null;
       const final =
         (result.status !== undefined && PERMANENT_STATUSES.has(result.status)) ||
         attempt >= MAX_ATTEMPTS;
       const breaker = host && breakerUntil(host, now);
       const nextAttemptAt = Math.max(now + computeBackoff(attempt), breaker ?? 0);
-      decided = {
+      decided.push({
         id: row.id,
         state: result.refused
           ? "refused"
@@ -69,16 +88,22 @@ export async function recordAttempt(
         attempt,
         error: result.reason,
         nextAttemptAt,
-      };
+      });
       // This delivery is the host's one probe per hour; the others wait behind it.
-      if (breaker && row.account_id != null)
-        await deferHostDeliveries(tx, row.account_id, row.host, breaker + BREAKER_GAP_MS, row.id);
+      if (breaker && accountId != null)
+        await deferHostDeliveries(tx, accountId, row.host, breaker + BREAKER_GAP_MS, row.id);
     }
-    await writeOutcome(tx, decided);
+    await writeOutcomes(tx, decided);
     return decided;
   });
-  if (outcome.state !== "delivered" && row.account_id != null) await report(services, row, outcome);
-  return outcome;
+  for (const [i, outcome] of outcomes.entries()) {
+    const row = attempts[i]!.row;
+    if (outcome.state !== "delivered" && row.account_id != null)
+      await report(services, row, outcome).catch((error: Error) =>
+        console.error(`reporting delivery ${row.id}'s failure failed: ${error.message}`),
+      );
+  }
+  return outcomes;
 }
 
 async function report(

@@ -10,8 +10,11 @@ import {
 import type { Receive } from "../receive/accept-activity.ts";
 import { attemptDelivery } from "./attempt.ts";
 import { startClaimLoop } from "./claim-loop.ts";
-import { ensureHost } from "./hosts.store.ts";
-import { BREAKER_GAP_MS, breakerUntil, recordAttempt } from "./outcome.ts";
+import { ensureHost, type HostRow } from "./hosts.store.ts";
+import { insertBody } from "./delivery-bodies.store.ts";
+import { digestOf } from "../activitypub/draft-signing.ts";
+import { BREAKER_GAP_MS, breakerUntil, recordAttempts, type EndedAttempt } from "./outcome.ts";
+import { grouped } from "../receive/grouped.ts";
 import { observeDelivery } from "../metrics/observe.ts";
 
 // Our own durable delivery queue on the `deliveries` table (docs/adr/0001 and 0006): rows are
@@ -48,14 +51,19 @@ const BUS_NAME = "deliveries";
 
 /** Queues one POST per inbox inside the caller's transaction; call announceDeliveries after it commits. */
 export async function queueDeliveries(tx: Db, job: DeliveryJob): Promise<void> {
+  if (job.inboxes.length === 0 && !job.refused?.length) return;
   const now = Date.now();
   const rows: NewDelivery[] = [];
-  // A trigger's error events take its body from the trigger: not stored once per recipient.
+  // The body once for every recipient, its Digest made here once (docs/adr/0010); a trigger's
+  // error events take its body from the trigger: not stored once per recipient either.
+  const bodyId = await insertBody(tx, job.body, digestOf(job.body));
   const triggerId = job.triggerId ?? null;
-  const base = { ...job, triggerId, original: triggerId === null ? job.original : "" };
+  const base = { ...job, bodyId, triggerId, original: triggerId === null ? job.original : "" };
+  const hosts = new Map<string, HostRow>();
   for (const inbox of job.inboxes) {
     const host = hostOf(inbox);
-    const known = await ensureHost(tx, job.accountId, host);
+    let known = hosts.get(host);
+    if (!known) hosts.set(host, (known = await ensureHost(tx, job.accountId, host)));
     const state = known.stopped ? "stopped" : "queued";
     // Behind the breaker's hourly probe (outcome.ts), until the host answers again.
     const held = breakerUntil(known, now);
@@ -95,6 +103,8 @@ export function startDeliveryWorker(
   services: Services,
   options: WorkerOptions = {},
 ): { stop(): Promise<void> } {
+  // Attempts that end while a group of outcomes is being written go together in the next one.
+  const record = grouped((attempts: EndedAttempt[]) => recordAttempts(services, attempts), 500);
   const loop = startClaimLoop<DeliveryRow, number>({
     name: "delivery queue",
     concurrency: options.concurrency ?? 64,
@@ -105,7 +115,7 @@ export function startDeliveryWorker(
     run: async (row) => {
       const observe = observeDelivery(services, row);
       const result = await attemptDelivery(services, row, options.receive);
-      observe(await recordAttempt(services, row, result));
+      observe(await record({ row, result }));
     },
   });
   const unsubscribe = services.bus.subscribe((message) => {

@@ -91,7 +91,8 @@ export function observeDelivery<T extends DeliveryOutcome>(
     };
     const message = "delivery {id} to {inbox}: {outcome} (attempt {attempt}, {ms} ms)";
     // A failed attempt is a warning: what an operator running at --log-level warning wants to see.
-    if (result === "delivered") deliveryLog.info(message, properties);
+    // Successes are many (thousands a second in a burst): a line each only at --log-level debug.
+    if (result === "delivered") deliveryLog.debug(message, properties);
     else deliveryLog.warn(message, properties);
     return outcome;
   };

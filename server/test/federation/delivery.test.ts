@@ -124,7 +124,7 @@ describe("send_message", () => {
       });
       expect(JSON.parse(error.original_message_body)).toEqual({ actor: alice.actorId, data });
       const row = await a.services.db.get<{ attempt: number; next_attempt_at: number }>(
-        `SELECT attempt, next_attempt_at FROM deliveries WHERE body LIKE ?`,
+        `SELECT attempt, next_attempt_at FROM deliveries WHERE body_id IN (SELECT id FROM delivery_bodies WHERE body LIKE ?)`,
         ["%notes/dead%"],
       );
       await expect
@@ -132,7 +132,7 @@ describe("send_message", () => {
           async () =>
             (
               await a.services.db.get<{ attempt: number }>(
-                `SELECT attempt FROM deliveries WHERE body LIKE ?`,
+                `SELECT attempt FROM deliveries WHERE body_id IN (SELECT id FROM delivery_bodies WHERE body LIKE ?)`,
                 ["%notes/dead%"],
               )
             )?.attempt,
