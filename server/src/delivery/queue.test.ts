@@ -8,6 +8,8 @@ import type { Services } from "../services.ts";
 import { freshDatabaseUrl } from "../../test/fresh.ts";
 import { startCaptureServer, type CaptureServer } from "../../test/federation/servers.ts";
 import { enqueueDeliveries, startDeliveryWorker } from "./queue.ts";
+import { RETENTION_MS, sweepEnded } from "../triggers/sweep.ts";
+import { createHash } from "node:crypto";
 
 // The queue on a real database file. On PostgreSQL (the postgres suite) two workers on two
 // connections stand in for two processes; on SQLite, one process owns the file, so the second
@@ -151,5 +153,90 @@ describe("delivery queue", () => {
     await expect
       .poll(() => first.db.all(`SELECT state, status, attempt FROM deliveries`))
       .toEqual([{ state: "failed", status: 410, attempt: 1 }]);
+  });
+
+  it("stores a body once for all its inboxes, sends it byte for byte with one Digest, and sweeps it once no delivery names it", async () => {
+    const { first, accountId, actorId } = await setUp();
+    const inboxes = await Promise.all([1, 2, 3].map(() => startCaptureServer()));
+    for (const inbox of inboxes) cleanups.push(() => inbox.close());
+    const body = JSON.stringify({ type: "Create", content: "ü ✓ once" });
+    await enqueueDeliveries(first, {
+      actorId,
+      accountId,
+      inboxes: inboxes.map((i) => `${i.url}/inbox`),
+      body,
+      routingKey: "send_message",
+      original: "{}",
+    });
+    const stored = await first.db.all<{ body: string; digest: string }>(
+      `SELECT body, digest FROM delivery_bodies`,
+    );
+    const digest = `SHA-256=${createHash("sha256").update(body).digest("base64")}`;
+    expect(stored).toEqual([{ body, digest }]);
+    expect(await first.db.all(`SELECT DISTINCT body FROM deliveries`)).toEqual([{ body: "" }]);
+
+    const worker = startDeliveryWorker(first, { pollMs: 50 });
+    cleanups.push(() => worker.stop());
+    await expect
+      .poll(() => inboxes.map((i) => i.requests.filter((r) => r.method === "POST").length))
+      .toEqual([1, 1, 1]);
+    for (const inbox of inboxes) {
+      const post = inbox.requests.find((r) => r.method === "POST")!;
+      expect(post.body.equals(Buffer.from(body, "utf8"))).toBe(true);
+      expect(post.headers.digest).toBe(digest);
+    }
+    await expect
+      .poll(() => first.db.all(`SELECT DISTINCT state FROM deliveries`))
+      .toEqual([{ state: "delivered" }]);
+
+    // Kept while a delivery names it; gone with the last of them.
+    const later = Date.now() + RETENTION_MS + 60_000;
+    await first.db.run(
+      `UPDATE deliveries SET state = 'retrying' WHERE id = (SELECT MIN(id) FROM deliveries)`,
+    );
+    await sweepEnded(first.db, later);
+    expect(await first.db.all(`SELECT id FROM delivery_bodies`)).toHaveLength(1);
+    await first.db.run(`UPDATE deliveries SET state = 'delivered'`);
+    await sweepEnded(first.db, later);
+    expect(await first.db.all(`SELECT id FROM deliveries`)).toEqual([]);
+    expect(await first.db.all(`SELECT id FROM delivery_bodies`)).toEqual([]);
+  });
+
+  it("writes the outcomes of attempts that end together in one go, a host's failure after its success included", async () => {
+    const { first, accountId, actorId } = await setUp();
+    const answering = await startCaptureServer();
+    const refusing = await startCaptureServer({ status: 503 });
+    cleanups.push(
+      () => answering.close(),
+      () => refusing.close(),
+    );
+    await enqueueDeliveries(first, {
+      actorId,
+      accountId,
+      inboxes: [
+        ...Array.from({ length: 40 }, (_, i) => `${answering.url}/inbox/${i}`),
+        `${refusing.url}/inbox`,
+      ],
+      body: "{}",
+      routingKey: "send_message",
+      original: "{}",
+    });
+    const worker = startDeliveryWorker(first, { pollMs: 50 });
+    cleanups.push(() => worker.stop());
+    await expect
+      .poll(() =>
+        first.db.all(`SELECT state, COUNT(*) AS n FROM deliveries GROUP BY state ORDER BY state`),
+      )
+      .toEqual([
+        { state: "delivered", n: 40 },
+        { state: "retrying", n: 1 },
+      ]);
+    const hosts = await first.db.all<{ host: string; failing: number | null; ok: number | null }>(
+      `SELECT host, failing_since AS failing, last_success_at AS ok FROM hosts ORDER BY host`,
+    );
+    const byHost = new Map(hosts.map((h) => [h.host, h]));
+    expect(byHost.get(new URL(answering.url).host)).toMatchObject({ failing: null });
+    expect(byHost.get(new URL(answering.url).host)?.ok).not.toBeNull();
+    expect(byHost.get(new URL(refusing.url).host)?.failing).not.toBeNull();
   });
 });
