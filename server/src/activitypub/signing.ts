@@ -106,12 +106,20 @@ export async function signedPost(
   const check = checkOutgoingUrl(inbox, options.outgoing.allowPrivate);
   if (!check.ok) return { ok: false, reason: check.reason, refused: true };
   const url = new URL(inbox);
+  let headers: Record<string, string>;
   try {
-    const headers = await signedPostHeaders(url, body, signer, {
+    headers = await signedPostHeaders(url, body, signer, {
       "content-type": "application/activity+json",
       accept: ACCEPT,
       "user-agent": USER_AGENT,
     });
+  } catch (error) {
+    return {
+      ok: false,
+      reason: `the delivery to ${inbox} was not sent: ${(error as Error).message}`,
+    };
+  }
+  try {
     const answer = await options.outgoing.post(
       url,
       headers,
