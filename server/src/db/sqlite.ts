@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { DatabaseSync, type SQLInputValue } from "node:sqlite";
@@ -40,7 +41,11 @@ export function openSqlite(path: string): { db: Db; raw: DatabaseSync } {
   };
 
   let queue: Promise<unknown> = Promise.resolve();
-  let depth = 0;
+  // Which async flow is inside the open transaction: only its own calls are nested in it. A
+  // transaction begun by another flow meanwhile (its statements would otherwise land in this one,
+  // and go with its rollback) waits its turn.
+  // (A callback scheduled inside one and run after it ended finds it closed.)
+  const inside = new AsyncLocalStorage<{ open: boolean }>();
 
   const db: Db = {
     dialect: "sqlite",
@@ -54,20 +59,22 @@ export function openSqlite(path: string): { db: Db; raw: DatabaseSync } {
       return wrap(() => ({ changes: Number(prepare(sql).run(...bind(params)).changes) }));
     },
     transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T> {
-      if (depth > 0) return fn(db); // nested: part of the outer transaction
-      const result = queue.then(async () => {
-        depth++;
-        raw.exec("BEGIN IMMEDIATE");
-        try {
-          const value = await fn(db);
-          raw.exec("COMMIT");
-          return value;
-        } catch (error) {
-          raw.exec("ROLLBACK");
-          throw error;
-        } finally {
-          depth--;
-        }
+      if (inside.getStore()?.open) return fn(db); // nested: part of the outer transaction
+      const result = queue.then(() => {
+        const current = { open: true };
+        return inside.run(current, async () => {
+          raw.exec("BEGIN IMMEDIATE");
+          try {
+            const value = await fn(db);
+            raw.exec("COMMIT");
+            return value;
+          } catch (error) {
+            raw.exec("ROLLBACK");
+            throw error;
+          } finally {
+            current.open = false;
+          }
+        });
       });
       queue = result.catch(() => undefined);
       return result;

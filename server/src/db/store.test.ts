@@ -78,6 +78,23 @@ describe.each([sqlite, postgresDialect])("$name store", (dialect) => {
     expect(await db.all("SELECT * FROM accounts")).toEqual([]);
   });
 
+  it("keeps a transaction begun while another runs out of it: the other's rollback does not take it along", async () => {
+    const db = await openFresh();
+    let startSecond!: () => void;
+    const gate = new Promise<void>((resolve) => (startSecond = resolve));
+    // Begun from a callback of its own while the first is between two of its statements.
+    const second = gate.then(() => db.transaction((tx) => insertAccount(tx, "second")));
+    const first = db.transaction(async (tx) => {
+      await insertAccount(tx, "first");
+      startSecond();
+      for (let i = 0; i < 5; i++) await tx.get("SELECT COUNT(*) AS n FROM accounts");
+      throw new Error("first rolled back");
+    });
+    await expect(first).rejects.toThrow("first rolled back");
+    await second;
+    expect(await db.all("SELECT name FROM accounts")).toEqual([{ name: "second" }]);
+  });
+
   it("commits a transaction and answers with what its function returned", async () => {
     const db = await openFresh();
     const value = await db.transaction(async (tx) => {
