@@ -21,8 +21,20 @@ const keyObjects = new WeakMap<webcrypto.CryptoKey, KeyObject>();
 
 export type QuickVerdict = { owner: string; keyId: string } | undefined;
 
+/** What checking a signature reads of a request: a fetch Request, or the inbox's own view. */
+export interface SignedRequest {
+  readonly method: string;
+  /** The whole URL, as addressed to our base URL. */
+  readonly url: string;
+  readonly headers: {
+    get(name: string): string | null;
+    has(name: string): boolean;
+    forEach(each: (value: string, name: string) => void): void;
+  };
+}
+
 export async function verifyDraftQuickly(
-  request: Request,
+  request: SignedRequest,
   body: Uint8Array,
   keyCache: KeyCache,
   now = Date.now(),
