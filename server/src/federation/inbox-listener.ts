@@ -89,8 +89,15 @@ export function createInboxListener(
 
 /** Node's request as the inbox reads it: headers as fetch joins them, the body up to the limit. */
 function nodeInboxRequest(req: IncomingMessage, url: string): InboxRequest {
-  // headersDistinct keeps every value (req.headers drops repeats of Host and a few others).
-  const value = (name: string) => req.headersDistinct[name.toLowerCase()]?.join(", ") ?? null;
+  // req.headers drops repeats of Host and a few others; headersDistinct keeps every value, but
+  // costs an array per header, so it is read only when some name does come twice.
+  const once = req.rawHeaders.length === 2 * Object.keys(req.headers).length;
+  const value = once
+    ? (name: string) => {
+        const found = req.headers[name.toLowerCase()];
+        return found === undefined ? null : Array.isArray(found) ? found.join(", ") : found;
+      }
+    : (name: string) => req.headersDistinct[name.toLowerCase()]?.join(", ") ?? null;
   return {
     method: "POST",
     url,

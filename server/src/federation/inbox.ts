@@ -12,6 +12,7 @@ import type { SignedRequest } from "../activitypub/verify-draft.ts";
 // own (inbox-listener.ts, the usual way) or through Hono (app.ts, for unusual paths).
 
 export const MAX_INBOX_BODY_BYTES = 1024 * 1024;
+const utf8 = new TextDecoder();
 
 export interface InboxRequest extends SignedRequest {
   /** The body, read once; null when it is larger than MAX_INBOX_BODY_BYTES. */
@@ -39,7 +40,7 @@ export async function handleInbox(
   }
   const bytes = await request.body();
   if (bytes === null) return problem(413, "activity larger than 1 MiB");
-  const parsed = parseJsonText(new TextDecoder().decode(bytes));
+  const parsed = parseJsonText(utf8.decode(bytes));
   if (!parsed.ok)
     return problem(400, parsed.reason === tooDeepReason ? parsed.reason : "the body is not JSON");
   const activity = parsed.value;
