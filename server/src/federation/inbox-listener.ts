@@ -6,11 +6,12 @@ import { securityHeaderValues } from "../web/security-headers.ts";
 import { handleInbox, MAX_INBOX_BODY_BYTES, type InboxAnswer, type InboxRequest } from "./inbox.ts";
 
 // Inbox POSTs straight from Node's HTTP server, before Hono: under load they are nearly every
-// request, and building a fetch Request, a Response and Hono's context for each cost about a
-// sixth of the inbox's CPU. Only the plain spellings are taken here (`/inbox`, `/actor/{id}/inbox`
-// on a plain lower-case host); anything else, a percent-encoded path for one, goes on to Hono,
-// whose inbox route does the same through inbox.ts. What a request gets is the same either way:
-// the request line in the log, the security headers, the inbox metric, 500 on a failure.
+// request, and building a fetch Request, a Response and Hono's context for each cost an eighth
+// of the inbox's CPU (0.21 -> 0.18 ms per activity in paired runs). Only the plain spellings are
+// taken here (`/inbox`, `/actor/{id}/inbox` on a plain lower-case host); anything else, a
+// percent-encoded path for one, goes on to Hono, whose inbox route does the same through
+// inbox.ts. What a request gets is the same either way: the request line in the log, the
+// security headers, the inbox metric, 500 on a failure.
 
 const sharedInbox = /^\/inbox(?:\?|$)/;
 const actorInbox = /^\/actor\/[A-Za-z0-9_-]+\/inbox(?:\?|$)/;
