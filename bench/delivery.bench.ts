@@ -2,8 +2,9 @@
 // then the same loads on Corral (`corral serve` as a child process, driven through /fe) and on
 // bare Fedify 2.3.6, both delivering to N sink actors on loopback. Prints one table and writes
 // bench/results/delivery-<timestamp>.json.
-//   node bench/delivery.bench.ts [--sinks N] [--per-round K] [--rounds R] [--inbox M]
-//     [--concurrency C] [--database URL] [--corral-arg ARG ...] [--fedify-parallel P] [--verify-sink]
+//   node bench/delivery.bench.ts [--part delivery|inbox|all] [--sinks N] [--per-round K] [--rounds R]
+//     [--inbox M] [--concurrency C] [--database URL] [--corral-arg ARG ...] [--fedify-parallel P]
+//     [--verify-sink]
 //   BENCH_CPU_PROF=DIR also writes a V8 CPU profile of each server into DIR.
 
 import { loadavg } from "node:os";
@@ -14,9 +15,14 @@ import {
   startCorral,
   tempSqliteDatabase,
 } from "./lib/corral-process.ts";
-import { assertExactlyOnce, pause, runDeliveryRounds } from "./lib/delivery-load.ts";
+import {
+  assertExactlyOnce,
+  pause,
+  runDeliveryRounds,
+  type DeliveryRound,
+} from "./lib/delivery-load.ts";
 import { startFedify } from "./lib/fedify-process.ts";
-import { runInboxLoad, signedCreates } from "./lib/inbox-load.ts";
+import { runInboxLoad, signedCreates, type InboxResult } from "./lib/inbox-load.ts";
 import { printAndSave } from "./lib/report.ts";
 import { measureSignRate } from "./lib/sign-rate.ts";
 import { startSink } from "./lib/sink.ts";
@@ -24,6 +30,7 @@ import { countStream } from "./lib/stream-counter.ts";
 
 const { values } = parseArgs({
   options: {
+    part: { type: "string", default: "all" },
     sinks: { type: "string", default: "500" },
     "per-round": { type: "string", default: "10" },
     rounds: { type: "string", default: "3" },
@@ -45,6 +52,13 @@ const count = (flag: "sinks" | "per-round" | "rounds" | "inbox" | "concurrency")
   console.error(`delivery bench: --${flag} must be a whole number above 0, not "${values[flag]}"`);
   process.exit(2);
 };
+const PART = values.part;
+if (PART !== "delivery" && PART !== "inbox" && PART !== "all") {
+  console.error(`delivery bench: --part must be delivery, inbox or all, not "${PART}"`);
+  process.exit(2);
+}
+const DELIVERY = PART !== "inbox";
+const INBOX = PART !== "delivery";
 const N = count("sinks");
 const VERIFY = values["verify-sink"];
 const load = { rounds: count("rounds"), perRound: count("per-round") };
@@ -64,7 +78,8 @@ const loadAverageAtStart = loadavg();
 const signRate = measureSignRate();
 console.log(`node:crypto RSA-2048 signatures on one core: ${Math.round(signRate)}/s`);
 
-// Corral: an account by the CLI, an actor and sends through /fe, arrivals at the sink.
+// Corral: an account by the CLI, an actor and sends through /fe, arrivals at the sink. The sink's
+// actors are also the inbox load's senders (their keys are fetched from it).
 const corralSink = await startSink(N, { verify: VERIFY });
 const database = values.database ?? tempSqliteDatabase();
 createCorralAccount(database, "bench", "bench-password");
@@ -75,42 +90,48 @@ const corral = await startCorral({
 });
 const client = await signIn(corral.url, "bench", "bench-password");
 const actor = await client.createActor("bench");
-const corralDelivery = await runDeliveryRounds(
-  {
-    pid: corral.pid,
-    activityId: (tag) => `${actor.id}/bench/${tag}`,
-    send: async (activities) => {
-      await Promise.all(
-        activities.map(({ id, to }) =>
-          client.trigger("send_message", { actor: actor.id, data: note(id, actor.id, to) }),
-        ),
-      );
+let corralDelivery: DeliveryRound[] | undefined;
+if (DELIVERY) {
+  corralDelivery = await runDeliveryRounds(
+    {
+      pid: corral.pid,
+      activityId: (tag) => `${actor.id}/bench/${tag}`,
+      send: async (activities) => {
+        await Promise.all(
+          activities.map(({ id, to }) =>
+            client.trigger("send_message", { actor: actor.id, data: note(id, actor.id, to) }),
+          ),
+        );
+      },
     },
-  },
-  corralSink,
-  load,
-);
-await pause(1000); // anything sent twice would arrive now
-await corralSink.checked();
-assertExactlyOnce(corralSink, expectedPosts, "Corral delivery", VERIFY);
+    corralSink,
+    load,
+  );
+  await pause(1000); // anything sent twice would arrive now
+  await corralSink.checked();
+  assertExactlyOnce(corralSink, expectedPosts, "Corral delivery", VERIFY);
+}
 
-const stream = await countStream(corral.url, client.token, "incoming");
-const corralWarm = signedCreates(corralSink, actor.sharedInbox, actor.id, N, "inbox-warm-up");
-const corralInboxLoad = signedCreates(corralSink, actor.sharedInbox, actor.id, INBOX_N, "inbox");
-await runInboxLoad(corral.pid, corralWarm.posts, CONCURRENCY, () =>
-  stream.waitForAll(corralWarm.ids, 60_000),
-);
-const corralInbox = await runInboxLoad(corral.pid, corralInboxLoad.posts, CONCURRENCY, () =>
-  stream.waitForAll(corralInboxLoad.ids, 60_000),
-);
-await pause(500);
-const onStream = stream.seen();
-console.log(
-  `Corral inbox: ${corralInbox.rejected} of ${INBOX_N} not 2xx; ${onStream.distinct} activities on the incoming stream (warm-up ${N} + ${INBOX_N}), ${onStream.duplicates} twice; load generator CPU ${corralInbox.generatorCpuMsPerActivity.toFixed(2)} ms/activity`,
-);
-if (corralInbox.rejected || onStream.duplicates || onStream.distinct !== N + INBOX_N)
-  throw new Error("Corral's inbox lost, refused or doubled activities");
-stream.close();
+let corralInbox: InboxResult | undefined;
+if (INBOX) {
+  const stream = await countStream(corral.url, client.token, "incoming");
+  const warm = signedCreates(corralSink, actor.sharedInbox, actor.id, N, "inbox-warm-up");
+  const inboxLoad = signedCreates(corralSink, actor.sharedInbox, actor.id, INBOX_N, "inbox");
+  await runInboxLoad(corral.pid, warm.posts, CONCURRENCY, () =>
+    stream.waitForAll(warm.ids, 60_000),
+  );
+  corralInbox = await runInboxLoad(corral.pid, inboxLoad.posts, CONCURRENCY, () =>
+    stream.waitForAll(inboxLoad.ids, 60_000),
+  );
+  await pause(500);
+  const onStream = stream.seen();
+  console.log(
+    `Corral inbox: ${corralInbox.rejected} of ${INBOX_N} not 2xx; ${onStream.distinct} activities on the incoming stream (warm-up ${N} + ${INBOX_N}), ${onStream.duplicates} twice; load generator CPU ${corralInbox.generatorCpuMsPerActivity.toFixed(2)} ms/activity`,
+  );
+  if (corralInbox.rejected || onStream.duplicates || onStream.distinct !== N + INBOX_N)
+    throw new Error("Corral's inbox lost, refused or doubled activities");
+  stream.close();
+}
 await corral.stop();
 await corralSink.close();
 
@@ -120,47 +141,42 @@ const fedify = await startFedify(
   values["fedify-parallel"] ? ["--parallel", values["fedify-parallel"]] : [],
   profile,
 );
-const fedifyDelivery = await runDeliveryRounds(
-  { pid: fedify.pid, activityId: (tag) => `${fedify.actorId}/bench/${tag}`, send: fedify.send },
-  fedifySink,
-  load,
-);
-await pause(1000);
-await fedifySink.checked();
-assertExactlyOnce(fedifySink, expectedPosts, "bare Fedify delivery", VERIFY);
+let fedifyDelivery: DeliveryRound[] | undefined;
+if (DELIVERY) {
+  fedifyDelivery = await runDeliveryRounds(
+    { pid: fedify.pid, activityId: (tag) => `${fedify.actorId}/bench/${tag}`, send: fedify.send },
+    fedifySink,
+    load,
+  );
+  await pause(1000);
+  await fedifySink.checked();
+  assertExactlyOnce(fedifySink, expectedPosts, "bare Fedify delivery", VERIFY);
+}
 
-const fedifyWarm = signedCreates(
-  fedifySink,
-  fedify.sharedInbox,
-  fedify.actorId,
-  N,
-  "inbox-warm-up",
-);
-const fedifyInboxLoad = signedCreates(
-  fedifySink,
-  fedify.sharedInbox,
-  fedify.actorId,
-  INBOX_N,
-  "inbox",
-);
-await runInboxLoad(fedify.pid, fedifyWarm.posts, CONCURRENCY, () =>
-  fedify.waitForReceived(fedifyWarm.ids, 60_000),
-);
-const fedifyInbox = await runInboxLoad(fedify.pid, fedifyInboxLoad.posts, CONCURRENCY, () =>
-  fedify.waitForReceived(fedifyInboxLoad.ids, 120_000),
-);
-await pause(500);
-const received = await fedify.received();
-console.log(
-  `bare Fedify inbox: ${fedifyInbox.rejected} of ${INBOX_N} not 2xx; ${received.distinct} activities reached its listener (warm-up ${N} + ${INBOX_N}), ${received.duplicates} twice; load generator CPU ${fedifyInbox.generatorCpuMsPerActivity.toFixed(2)} ms/activity`,
-);
-if (fedifyInbox.rejected || received.duplicates || received.distinct !== N + INBOX_N)
-  throw new Error("bare Fedify's inbox lost, refused or doubled activities");
+let fedifyInbox: InboxResult | undefined;
+if (INBOX) {
+  const warm = signedCreates(fedifySink, fedify.sharedInbox, fedify.actorId, N, "inbox-warm-up");
+  const inboxLoad = signedCreates(fedifySink, fedify.sharedInbox, fedify.actorId, INBOX_N, "inbox");
+  await runInboxLoad(fedify.pid, warm.posts, CONCURRENCY, () =>
+    fedify.waitForReceived(warm.ids, 60_000),
+  );
+  fedifyInbox = await runInboxLoad(fedify.pid, inboxLoad.posts, CONCURRENCY, () =>
+    fedify.waitForReceived(inboxLoad.ids, 120_000),
+  );
+  await pause(500);
+  const received = await fedify.received();
+  console.log(
+    `bare Fedify inbox: ${fedifyInbox.rejected} of ${INBOX_N} not 2xx; ${received.distinct} activities reached its listener (warm-up ${N} + ${INBOX_N}), ${received.duplicates} twice; load generator CPU ${fedifyInbox.generatorCpuMsPerActivity.toFixed(2)} ms/activity`,
+  );
+  if (fedifyInbox.rejected || received.duplicates || received.distinct !== N + INBOX_N)
+    throw new Error("bare Fedify's inbox lost, refused or doubled activities");
+}
 await fedify.stop();
 await fedifySink.close();
 
 await printAndSave({
   setup: {
+    part: PART,
     sinks: N,
     ...load,
     inbox: INBOX_N,

@@ -7,8 +7,9 @@ import type { DeliveryRound } from "./delivery-load.ts";
 import type { InboxResult } from "./inbox-load.ts";
 
 interface Side {
-  delivery: DeliveryRound[];
-  inbox: InboxResult;
+  /** Missing when the run left that part out (`--part`). */
+  delivery?: DeliveryRound[];
+  inbox?: InboxResult;
 }
 
 export interface DeliveryBenchResult {
@@ -20,10 +21,19 @@ export interface DeliveryBenchResult {
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const summary = (rounds: DeliveryRound[]) => ({
-  perSecond: median(rounds.map((r) => r.perSecond)),
-  cpuMsPerDelivery: median(rounds.map((r) => r.cpuMsPerDelivery)),
-});
+const summary = (rounds: DeliveryRound[] | undefined) =>
+  rounds && rounds.length > 0
+    ? {
+        perSecond: median(rounds.map((r) => r.perSecond)),
+        cpuMsPerDelivery: median(rounds.map((r) => r.cpuMsPerDelivery)),
+      }
+    : undefined;
+
+/** A figure as text; "-" when the run did not measure it. */
+const show = (x: number | undefined, digits: number) =>
+  x === undefined || !Number.isFinite(x) ? "-" : x.toFixed(digits);
+const ratio = (a: number | undefined, b: number | undefined) =>
+  a === undefined || b === undefined ? undefined : a / b;
 
 export async function printAndSave(result: DeliveryBenchResult) {
   const corral = summary(result.corral.delivery);
@@ -32,49 +42,36 @@ export async function printAndSave(result: DeliveryBenchResult) {
   const { inbox: fi } = result.fedify;
   const rounds = (side: Side) =>
     side.delivery
-      .map((r) => `${Math.round(r.perSecond)}/s ${r.cpuMsPerDelivery.toFixed(2)} ms`)
-      .join(", ");
-  const f0 = (x: number) => String(Math.round(x));
-  const f2 = (x: number) => x.toFixed(2);
+      ?.map((r) => `${Math.round(r.perSecond)}/s ${r.cpuMsPerDelivery.toFixed(2)} ms`)
+      .join(", ") ?? "-";
+  const f0 = (x: number | undefined) => show(x, 0);
+  const f2 = (x: number | undefined) => show(x, 2);
+  /** A row of one figure for Corral, bare Fedify and their ratio. */
+  const row = (
+    label: string,
+    c: number | undefined,
+    f: number | undefined,
+    format: (x: number | undefined) => string,
+  ): [string, string, string, string] => [label, format(c), format(f), f2(ratio(c, f))];
   const rows: [string, string, string, string][] = [
     ["", "Corral", "bare Fedify", "Corral ÷ Fedify"],
     ["RSA-2048 signatures/s, one core", f0(result.signRate), "", ""],
-    [
-      "deliveries/s (median round)",
-      f0(corral.perSecond),
-      f0(fedify.perSecond),
-      f2(corral.perSecond / fedify.perSecond),
-    ],
+    row("deliveries/s (median round)", corral?.perSecond, fedify?.perSecond, f0),
     [
       "  ÷ single-core sign rate",
-      f2(corral.perSecond / result.signRate),
-      f2(fedify.perSecond / result.signRate),
+      f2(ratio(corral?.perSecond, result.signRate)),
+      f2(ratio(fedify?.perSecond, result.signRate)),
       "",
     ],
-    [
-      "server CPU ms/delivery (median)",
-      f2(corral.cpuMsPerDelivery),
-      f2(fedify.cpuMsPerDelivery),
-      f2(corral.cpuMsPerDelivery / fedify.cpuMsPerDelivery),
-    ],
-    [
-      "inbox accepted/s",
-      f0(ci.acceptedPerSecond),
-      f0(fi.acceptedPerSecond),
-      f2(ci.acceptedPerSecond / fi.acceptedPerSecond),
-    ],
-    [
+    row("server CPU ms/delivery (median)", corral?.cpuMsPerDelivery, fedify?.cpuMsPerDelivery, f2),
+    row("inbox accepted/s", ci?.acceptedPerSecond, fi?.acceptedPerSecond, f0),
+    row(
       "inbox processed/s (on stream / listener)",
-      f0(ci.processedPerSecond),
-      f0(fi.processedPerSecond),
-      f2(ci.processedPerSecond / fi.processedPerSecond),
-    ],
-    [
-      "inbox server CPU ms/activity",
-      f2(ci.cpuMsPerActivity),
-      f2(fi.cpuMsPerActivity),
-      f2(ci.cpuMsPerActivity / fi.cpuMsPerActivity),
-    ],
+      ci?.processedPerSecond,
+      fi?.processedPerSecond,
+      f0,
+    ),
+    row("inbox server CPU ms/activity", ci?.cpuMsPerActivity, fi?.cpuMsPerActivity, f2),
   ];
   const widths = [0, 1, 2, 3].map((c) => Math.max(...rows.map((r) => r[c]!.length)));
   console.log("");

@@ -14,7 +14,7 @@ import {
 } from "./accounts/index.ts";
 import { createOutgoing } from "./activitypub/outgoing.ts";
 import type { ResolveHost } from "./activitypub/pinned-lookup.ts";
-import { createApp, createProxyApp, createWorkerApp } from "./app.ts";
+import { createListener, createProxyApp, createWorkerApp } from "./app.ts";
 import { startBackgroundWork, type BackgroundWork } from "./background.ts";
 import { parseConfig, type Config } from "./config.ts";
 import { openDatabase, redactDatabaseUrl, type OpenDatabase } from "./db/open.ts";
@@ -67,13 +67,12 @@ export async function startServer(input: ServerInput): Promise<RunningServer> {
     if (!config.baseUrlsGiven) config.baseUrls = [url];
     const services = await buildServices(config, opened, resolveHost);
     if (config.metrics) enableMetrics(services);
-    const app =
+    handle =
       config.role === "worker"
-        ? createWorkerApp(services)
-        : createApp(services, {
+        ? getRequestListener(createWorkerApp(services).fetch)
+        : createListener(services, {
             throttle: createSignInThrottle(services.db, throttle ?? defaultThrottle),
           });
-    handle = getRequestListener(app.fetch);
     if (config.role !== "web") {
       await releaseStaleClaims(opened.db);
       await fillMissingHosts(opened.db);

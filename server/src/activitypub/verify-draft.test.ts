@@ -117,6 +117,13 @@ describe("verifyDraftQuickly", () => {
     expect(fedify).toBe(false);
   });
 
+  it("leaves a Digest whose algorithm is named like a built-in property undecided, without failing", async () => {
+    const signed = withHeaders(await sign(), (h) => h.set("Digest", "constructor=abc"));
+    const { quick, fedify } = await verdicts(signed);
+    expect(quick).toBeUndefined();
+    expect(fedify).toBe(false);
+  });
+
   it("leaves a signature that does not cover the digest undecided", async () => {
     const signed = withHeaders(await sign(), (h) =>
       h.set("Signature", h.get("Signature")!.replace(" digest ", " ")),

@@ -3,7 +3,7 @@ import type { Services } from "../services.ts";
 import { createDocumentLoader } from "./document-loader.ts";
 import { InboxKeyCache } from "./key-cache.ts";
 import { outgoingOf } from "./outgoing.ts";
-import { verifyDraftQuickly } from "./verify-draft.ts";
+import { verifyDraftQuickly, type SignedRequest } from "./verify-draft.ts";
 
 // Who signed a request: the inbox (POST, body covered by the digest) and protected objects (GET).
 // Fedify's verifyRequestDetailed() tells draft-cavage from RFC 9421 by the headers and checks the
@@ -16,7 +16,7 @@ const keyCaches = new WeakMap<Services, InboxKeyCache>();
 
 export async function verifySigner(
   services: Services,
-  request: Request,
+  request: SignedRequest,
   body: Uint8Array | null,
 ): Promise<Signed> {
   if (!request.headers.has("Signature")) return { ok: false, reason: "the request is not signed" };
@@ -30,7 +30,9 @@ export async function verifySigner(
     const quick = await verifyDraftQuickly(request, body, keyCache);
     if (quick) return { ok: true, ...quick };
   }
-  const copy = new Request(request.url, { method: request.method, headers: request.headers, body });
+  const headers = new Headers();
+  request.headers.forEach((value, name) => headers.append(name, value));
+  const copy = new Request(request.url, { method: request.method, headers, body });
   // The loader is used only when a cached key fails to verify (a rotated key): Fedify then
   // refetches the key itself, through our address check like every other request we make.
   let result;

@@ -135,16 +135,28 @@ export async function findActorAccountId(db: Db, id: string): Promise<number | n
   return row?.account_id == null ? null : Number(row.account_id);
 }
 
-/** Which of `ids` are live actors of ours. */
-export async function filterLiveActorIds(db: Db, ids: string[]): Promise<string[]> {
-  const found: string[] = [];
+/** Those of `ids` that are actors of ours (deleted ones included, flagged), with their account. */
+export async function findActorAccounts(
+  db: Db,
+  ids: readonly string[],
+): Promise<{ id: string; accountId: number | null; deleted: boolean }[]> {
+  const found: { id: string; accountId: number | null; deleted: boolean }[] = [];
   for (let i = 0; i < ids.length; i += 200) {
     const chunk = ids.slice(i, i + 200);
-    const rows = await db.all<{ id: string }>(
-      `SELECT id FROM actors WHERE deleted_at IS NULL AND id IN (${chunk.map(() => "?").join(", ")})`,
+    const rows = await db.all<{
+      id: string;
+      account_id: number | bigint | null;
+      deleted_at: number | bigint | null;
+    }>(
+      `SELECT id, account_id, deleted_at FROM actors WHERE id IN (${chunk.map(() => "?").join(", ")})`,
       chunk,
     );
-    found.push(...rows.map((row) => row.id));
+    for (const row of rows)
+      found.push({
+        id: row.id,
+        accountId: row.account_id == null ? null : Number(row.account_id),
+        deleted: row.deleted_at != null,
+      });
   }
   return found;
 }

@@ -108,6 +108,18 @@ describe.each(dialects)("event log on $name", (dialect) => {
       .toEqual([{ accountId: 2, stream: "error", seq: 1, readable: true }]);
   });
 
+  it("stores the appends made in one turn of the event loop as one group, announced once", async () => {
+    const { log, bus } = await setUp();
+    const announced: number[] = [];
+    bus.subscribe((message) => announced.push(message.seq));
+    // Made one after another from separate callbacks, as requests read from separate sockets.
+    const first = log.append(1, "incoming", { n: 1 });
+    await Promise.resolve();
+    const second = log.append(1, "incoming", { n: 2 });
+    expect(await Promise.all([first, second])).toEqual([1, 2]);
+    expect(announced).toEqual([2]);
+  });
+
   it("appends from many writers at once without failures, gaps or doubles", async () => {
     const { log, url } = await setUp();
     // On PostgreSQL a second pool on the same database stands for a second process.

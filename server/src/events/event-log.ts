@@ -97,8 +97,9 @@ export function createEventLog(db: Db, bus: EventBus, options: EventLogOptions):
   });
 
   // Appends to one stream take turns on its counter row, each holding it until its commit. So
-  // that one busy stream is not one commit at a time, the appends that arrive while a group is
-  // being stored wait and go together as the next group: one statement, one commit.
+  // that one busy stream is not one commit at a time, the appends made in one turn of the event
+  // loop, or while a group is being stored, wait and go together as the next group: one
+  // statement, one commit. (SQLite stores at once: there only the turn makes groups.)
   const queues = new Map<string, Pending[]>();
   const store = async (accountId: number, stream: StreamName, queue: Pending[], key: string) => {
     while (queue.length > 0) {
@@ -145,7 +146,7 @@ export function createEventLog(db: Db, bus: EventBus, options: EventLogOptions):
         if (queue) return void queue.push({ json, resolve, reject });
         const fresh: Pending[] = [{ json, resolve, reject }];
         queues.set(key, fresh);
-        void store(accountId, stream, fresh, key);
+        setImmediate(() => void store(accountId, stream, fresh, key));
       });
     },
     readAfter,

@@ -50,7 +50,10 @@ const refusals: Record<number, string> = {
 };
 
 /** Counts an inbox POST's answer: accepted (2xx) or refused with a reason. */
-export async function observeInbox(services: object, answer: Promise<Response>): Promise<Response> {
+export async function observeInbox<T extends { status: number }>(
+  services: object,
+  answer: Promise<T>,
+): Promise<T> {
   const inbox = metricsOf(services)?.inbox;
   try {
     const response = await answer;

@@ -1,4 +1,3 @@
-import { findLocalActor } from "../activitypub/local-keys.ts";
 import { idOf, parseActivityPub } from "../activitypub/parse.ts";
 import type { Services } from "../services.ts";
 import type { InboxHandlers } from "./inbox-handlers.ts";
@@ -9,7 +8,7 @@ import {
   type Claim,
   type SeenKey,
 } from "./inbox-seen.store.ts";
-import { findAddressedActors } from "./recipients.ts";
+import { findAddressedActors, findRecipient, type Recipient } from "./recipients.ts";
 import { insertClaimGrouped, markStoredGrouped } from "./stored-marks.ts";
 
 /** Receiving an activity, as the delivery queue is handed it for inboxes on this server. */
@@ -52,14 +51,16 @@ export async function acceptActivity(
     };
   }
   const parsed = parseActivityPub(raw);
-  const addressed = actorId !== null ? [actorId] : await findAddressedActors(services, raw, sender);
+  const addressed: Recipient[] =
+    actorId !== null
+      ? [(await findRecipient(services.db, actorId)) ?? { id: actorId, accountId: null }]
+      : await findAddressedActors(services, raw, sender);
   const activityId = typeof raw.id === "string" ? raw.id : null;
   const recipients: string[] = [];
-  for (const recipient of addressed) {
+  for (const { id: recipient, accountId } of addressed) {
     const key = activityId === null ? null : { actorId: recipient, activityId, senderId: sender };
     if (key && (await claim(services, key)) === "stored") continue;
     recipients.push(recipient);
-    const accountId = (await findLocalActor(services.db, recipient))?.accountId;
     try {
       if (accountId != null) {
         await services.events.append(accountId, "incoming", {

@@ -1,7 +1,9 @@
-import { filterLiveActorIds } from "../actors/index.ts";
+import { findActorAccounts } from "../actors/index.ts";
+import type { Db } from "../db/db.ts";
 import { listLiveFollowersOf } from "../follows/following.store.ts";
 import type { Services } from "../services.ts";
 import { idOf, idsOf, isObject } from "../activitypub/parse.ts";
+import { grouped } from "./grouped.ts";
 
 // Which of our actors an activity arriving at the shared inbox is for. Addressed means: named in
 // to/cc/bto/bcc/audience, named as the object (a Follow of our actor) or as the embedded object's
@@ -11,11 +13,45 @@ import { idOf, idsOf, isObject } from "../activitypub/parse.ts";
 const PUBLIC = new Set(["https://www.w3.org/ns/activitystreams#Public", "as:Public", "Public"]);
 const FOLLOWERS_SUFFIX = "/followers";
 
+/** One of our actors an activity is for, and the account whose incoming stream gets it. */
+export interface Recipient {
+  id: string;
+  /** Null when no account holds the actor (it was deleted): nothing goes on a stream. */
+  accountId: number | null;
+}
+
+type Found = Map<string, { accountId: number | null; deleted: boolean }>;
+
+// The actors asked about in one turn of the event loop are looked up together: one statement
+// for all the activities being received at once instead of one or two each.
+const lookups = new WeakMap<Db, (ids: string[]) => Promise<Found>>();
+
+function lookUp(db: Db, ids: string[]): Promise<Found> {
+  if (ids.length === 0) return Promise.resolve(new Map());
+  let lookup = lookups.get(db);
+  if (!lookup) {
+    lookup = grouped(async (lists: string[][]) => {
+      const found: Found = new Map();
+      for (const row of await findActorAccounts(db, [...new Set(lists.flat())]))
+        found.set(row.id, row);
+      return lists.map(() => found);
+    });
+    lookups.set(db, lookup);
+  }
+  return lookup(ids);
+}
+
+/** One of our actors by id, live or deleted, as a recipient; undefined when not ours. */
+export async function findRecipient(db: Db, id: string): Promise<Recipient | undefined> {
+  const found = (await lookUp(db, [id])).get(id);
+  return found && { id, accountId: found.accountId };
+}
+
 export async function findAddressedActors(
   services: Services,
   raw: Record<string, unknown>,
   sender: string,
-): Promise<string[]> {
+): Promise<Recipient[]> {
   const named = new Set<string>();
   for (const key of ["to", "cc", "bto", "bcc", "audience"])
     for (const id of idsOf(raw[key])) named.add(id);
@@ -35,9 +71,14 @@ export async function findAddressedActors(
     if (PUBLIC.has(id) || id.endsWith(FOLLOWERS_SUFFIX)) toFollowersOfSender = true;
   }
   const ids = [...candidates].filter((id) => id.startsWith("http"));
-  const found = new Set(await filterLiveActorIds(services.db, ids));
-  if (toFollowersOfSender)
-    for (const id of await listLiveFollowersOf(services.db, sender)) found.add(id);
-  found.delete(sender); // our own activity echoed back to us is not news
-  return [...found];
+  if (toFollowersOfSender) ids.push(...(await listLiveFollowersOf(services.db, sender)));
+  const found = await lookUp(services.db, ids);
+  const recipients = new Map<string, Recipient>();
+  for (const id of ids) {
+    const actor = found.get(id);
+    // Our own activity echoed back to us is not news.
+    if (actor && !actor.deleted && id !== sender)
+      recipients.set(id, { id, accountId: actor.accountId });
+  }
+  return [...recipients.values()];
 }

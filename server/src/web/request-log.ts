@@ -6,6 +6,18 @@ import { createMiddleware } from "hono/factory";
 
 const logger = getLogger(["corral", "http"]);
 
+/** The line of one answered request; `started` is its performance.now() on arrival. */
+export function logRequest(
+  method: string,
+  path: string,
+  status: number,
+  started: number,
+  client: string | null,
+): void {
+  const ms = Math.round((performance.now() - started) * 10) / 10;
+  logger.info("{method} {path} {status} {ms} ms", { method, path, status, ms, client });
+}
+
 export const requestLog = createMiddleware(async (c, next) => {
   const started = performance.now();
   let status = 500;
@@ -13,14 +25,7 @@ export const requestLog = createMiddleware(async (c, next) => {
     await next();
     status = c.res.status;
   } finally {
-    const ms = Math.round((performance.now() - started) * 10) / 10;
-    logger.info("{method} {path} {status} {ms} ms", {
-      method: c.req.method,
-      path: c.req.path,
-      status,
-      ms,
-      client: clientAddress(c.env),
-    });
+    logRequest(c.req.method, c.req.path, status, started, clientAddress(c.env));
   }
 });
 

@@ -15,12 +15,17 @@ export const contentSecurityPolicy = [
   "frame-ancestors 'none'",
 ].join("; ");
 
+/** The headers every answer carries (a page may bring its own Content-Security-Policy). */
+export const securityHeaderValues: Readonly<Record<string, string>> = {
+  "Content-Security-Policy": contentSecurityPolicy,
+  "X-Content-Type-Options": "nosniff",
+  "Referrer-Policy": "no-referrer",
+  "X-Frame-Options": "DENY",
+};
+
 export const securityHeaders = createMiddleware(async (c, next) => {
   await next();
   const headers = c.res.headers;
-  if (!headers.has("Content-Security-Policy"))
-    headers.set("Content-Security-Policy", contentSecurityPolicy);
-  headers.set("X-Content-Type-Options", "nosniff");
-  headers.set("Referrer-Policy", "no-referrer");
-  headers.set("X-Frame-Options", "DENY");
+  for (const [name, value] of Object.entries(securityHeaderValues))
+    if (name !== "Content-Security-Policy" || !headers.has(name)) headers.set(name, value);
 });

@@ -1,3 +1,4 @@
+import { request as httpRequest } from "node:http";
 import { signRequest } from "@fedify/fedify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadSigner } from "../../src/activitypub/local-keys.ts";
@@ -146,6 +147,47 @@ describe("inbox", () => {
     );
     expect(response.status).toBe(401);
     expect(((await response.json()) as { detail: string }).detail).toMatch(/Content-Digest/);
+  });
+
+  it("answers with the security headers, at the plain path and at a percent-encoded spelling", async () => {
+    for (const inbox of [`${bob.actorId}/inbox`, `${bob.actorId}/%69nbox`]) {
+      const activity = note(`spelled ${inbox}`);
+      const response = await fetch(await signedPost(inbox, JSON.stringify(activity)));
+      expect(response.status, inbox).toBe(202);
+      expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+      expect(response.headers.get("content-security-policy")).toMatch(/frame-ancestors 'none'/);
+      await waitForEvent(
+        b.services,
+        bob.accountId,
+        "incoming",
+        (e) => e.data.raw.id === activity.id,
+      );
+    }
+  });
+
+  it("refuses a body over 1 MiB sent without a length with 413, and ends the connection", async () => {
+    const answer = await new Promise<{ status?: number; connection?: string; body: string }>(
+      (resolve, reject) => {
+        const req = httpRequest(
+          `${bob.actorId}/inbox`,
+          { method: "POST", headers: { "Content-Type": "application/activity+json" } },
+          (res) => {
+            let body = "";
+            res.on("data", (chunk) => (body += chunk));
+            res.on("end", () =>
+              resolve({ status: res.statusCode, connection: res.headers.connection, body }),
+            );
+          },
+        );
+        req.on("error", reject);
+        const chunk = "x".repeat(64 * 1024);
+        for (let i = 0; i < 17; i++) req.write(chunk); // chunked: no Content-Length
+        req.end();
+      },
+    );
+    expect(answer.status).toBe(413);
+    expect(answer.connection).toBe("close");
+    expect(JSON.parse(answer.body)).toEqual({ detail: "activity larger than 1 MiB" });
   });
 
   it("refuses a body over 1 MiB with 413 before reading it", async () => {
