@@ -14,7 +14,7 @@ import { ensureHost, type HostRow } from "./hosts.store.ts";
 import { insertBody } from "./delivery-bodies.store.ts";
 import { digestOf } from "../activitypub/draft-signing.ts";
 import { BREAKER_GAP_MS, breakerUntil, recordAttempts, type EndedAttempt } from "./outcome.ts";
-import { grouped } from "../receive/grouped.ts";
+import { grouped } from "../db/grouped.ts";
 import { observeDelivery } from "../metrics/observe.ts";
 
 // Our own durable delivery queue on the `deliveries` table (docs/adr/0001 and 0006): rows are

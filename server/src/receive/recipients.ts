@@ -3,7 +3,7 @@ import type { Db } from "../db/db.ts";
 import { listLiveFollowersOf } from "../follows/following.store.ts";
 import type { Services } from "../services.ts";
 import { idOf, idsOf, isObject } from "../activitypub/parse.ts";
-import { grouped } from "./grouped.ts";
+import { grouped } from "../db/grouped.ts";
 
 // Which of our actors an activity arriving at the shared inbox is for. Addressed means: named in
 // to/cc/bto/bcc/audience, named as the object (a Follow of our actor) or as the embedded object's

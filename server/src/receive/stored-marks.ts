@@ -1,6 +1,6 @@
 import type { Db } from "../db/db.ts";
 import { insertClaims, markStored, type SeenKey } from "./inbox-seen.store.ts";
-import { grouped } from "./grouped.ts";
+import { grouped } from "../db/grouped.ts";
 
 // The inbox's two writes per activity besides its event, grouped across the activities being
 // received at once (grouped.ts): first claims, and marks once stored.

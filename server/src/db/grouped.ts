@@ -1,6 +1,7 @@
 // Calls made in one turn of the event loop, or while a group is being written, wait and go
-// together as the next group: one statement and one commit for many activities, as the event log
-// groups its appends (docs/adr/0008). On PostgreSQL each commit waits for a WAL flush: the
+// together as the next group: one statement and one commit for many writes (the inbox's claims
+// and stored-marks, the delivery queue's outcomes), as the event log groups its appends
+// (docs/adr/0008). On PostgreSQL each commit waits for a WAL flush: the
 // inbox's claims alone made 2.4 more commits per activity (bench/scale.bench.ts ×1 went 1,624 ->
 // 1,811 inbox/s grouped). SQLite answers at once, so there only the turn groups anything: the
 // requests read from the sockets in one turn are one group, not one commit each.
