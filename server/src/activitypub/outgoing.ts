@@ -1,6 +1,7 @@
 import { STATUS_CODES } from "node:http";
 import { Agent, fetch, type Response } from "undici";
 import type { Services } from "../services.ts";
+import { readStart } from "./read-limited.ts";
 import { pinnedLookup, resolveWithDns, type ResolveHost } from "./pinned-lookup.ts";
 
 // The one way out of the server: every lookup hop, key fetch, WebFinger request and delivery is
@@ -67,7 +68,7 @@ export function createOutgoing(options: {
         await answer.body.dump();
         return { status, statusText, detail: "" };
       }
-      return { status, statusText, detail: await readStart(answer.body) };
+      return { status, statusText, detail: await readStart(answer.body, DETAIL_BYTES) };
     },
     close: () => agent.close(),
   };
@@ -84,22 +85,4 @@ export function outgoingOf(services: Services): Outgoing {
     made.set(services, outgoing);
   }
   return outgoing;
-}
-
-/** The first few KiB of an answer's body, as text; the rest is not read. */
-async function readStart(body: AsyncIterable<Buffer> & { destroy(): unknown }): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of body) {
-      chunks.push(chunk);
-      size += chunk.byteLength;
-      if (size >= DETAIL_BYTES) break;
-    }
-  } catch {
-    // whatever arrived is enough for a message
-  } finally {
-    body.destroy();
-  }
-  return Buffer.concat(chunks).subarray(0, DETAIL_BYTES).toString("utf8");
 }

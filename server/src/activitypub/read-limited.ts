@@ -32,23 +32,30 @@ export async function readLimited(response: Body, maxBytes: number): Promise<Lim
 
 /** At most `maxBytes` of the body, for an error message; the rest is not read. */
 export async function readPrefix(response: Body, maxBytes = 4096): Promise<string> {
-  if (!response.body) return "";
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
+  return response.body ? readStart(response.body, maxBytes) : "";
+}
+
+/**
+ * At most `maxBytes` of a stream of chunks (a fetch body, or a Node stream such as undici's
+ * request body), as text; leaving the loop early cancels or destroys the stream, so the rest is
+ * not read.
+ */
+export async function readStart(
+  chunks: AsyncIterable<Uint8Array>,
+  maxBytes = 4096,
+): Promise<string> {
+  const read: Uint8Array[] = [];
   let size = 0;
   try {
-    while (size < maxBytes) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      chunks.push(value);
-      size += value.byteLength;
+    for await (const chunk of chunks) {
+      read.push(chunk);
+      size += chunk.byteLength;
+      if (size >= maxBytes) break;
     }
   } catch {
     // whatever arrived is enough for a message
-  } finally {
-    await reader.cancel().catch(() => {});
   }
-  return Buffer.concat(chunks).subarray(0, maxBytes).toString("utf8");
+  return Buffer.concat(read).subarray(0, maxBytes).toString("utf8");
 }
 
 function describeBytes(bytes: number): string {

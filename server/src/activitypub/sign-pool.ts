@@ -118,7 +118,10 @@ export class SignPool {
     });
   }
 
-  /** A thread that died fails what it held; the next flush starts a fresh set. */
+  /**
+   * A thread that died fails what it held. The others keep working; once all are gone, the next
+   * flush starts a fresh set.
+   */
   #lost(thread: Thread, error: Error) {
     const index = this.#threads.indexOf(thread);
     if (index === -1) return;
@@ -127,8 +130,6 @@ export class SignPool {
       for (const job of jobs) job.reject(new Error(`signing failed: ${error.message}`));
     thread.batches.clear();
     void thread.worker.terminate();
-    if (this.#threads.length === 0) return;
-    // The remaining threads keep working; a full set is started again once all are gone.
   }
 }
 

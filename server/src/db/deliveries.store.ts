@@ -119,7 +119,9 @@ export async function writeOutcomes(tx: Db, outcomes: DeliveryOutcome[]): Promis
   for (const outcome of outcomes) {
     if (outcome.state === "delivered") {
       const key = `${outcome.status} ${outcome.attempt}`;
-      delivered.set(key, [...(delivered.get(key) ?? []), outcome.id]);
+      const ids = delivered.get(key);
+      if (ids) ids.push(outcome.id);
+      else delivered.set(key, [outcome.id]);
       continue;
     }
     await tx.run(
