@@ -20,20 +20,19 @@
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createConnection, createServer, type AddressInfo } from "node:net";
+import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import postgres from "postgres";
 import { nginxConfig } from "./nginx-config.ts";
-import { findProgram, oneLineError } from "./programs.ts";
+import { checkPrerequisites, thisMachine } from "./prerequisites.ts";
+import { oneLineError } from "./programs.ts";
 import { ensureVenv, REPO_ROOT } from "./python-venv.ts";
 
 const execFileAsync = promisify(execFile);
 
 export const CATTLE_GRID_REQUIREMENTS = join(REPO_ROOT, "test-peers/requirements-cattle-grid.txt");
-const POSTGRES_ADMIN_URL =
-  process.env.CORRAL_TEST_POSTGRES ?? "postgres://postgres@127.0.0.1:5432/test";
 const START_TIMEOUT_MS = 60_000;
 const STOP_GRACE_MS = 5_000;
 
@@ -53,18 +52,8 @@ export interface CattleGrid {
 }
 
 export async function startCattleGrid(): Promise<CattleGrid> {
-  const nginx = findProgram("nginx");
-  if (!nginx) throw oneLineError("the real-peer tests need nginx: apt-get install -y nginx");
-  const rabbitmqctl = findProgram("rabbitmqctl");
-  if (!rabbitmqctl) {
-    throw oneLineError(
-      "the real-peer tests need RabbitMQ: apt-get install -y rabbitmq-server, then rabbitmq-server -detached",
-    );
-  }
-  await checkAnswers(
-    5672,
-    "RabbitMQ at 127.0.0.1:5672 is not answering: start it (rabbitmq-server -detached)",
-  );
+  const machine = thisMachine();
+  const { nginx, rabbitmqctl } = await checkPrerequisites(machine);
   const venv = await ensureVenv(CATTLE_GRID_REQUIREMENTS);
   const python = join(venv, "bin/python");
   const env = { ...process.env, PATH: `${join(venv, "bin")}:${process.env.PATH ?? ""}` };
@@ -88,8 +77,8 @@ export async function startCattleGrid(): Promise<CattleGrid> {
     const appUrl = `http://127.0.0.1:${appPort}`;
     // Each of these takes seconds (Erlang and Python start-ups): side by side.
     const [database, vhost, config] = await Promise.allSettled([
-      createDatabase(name).then((url) => {
-        cleanups.push(() => dropDatabase(name));
+      createDatabase(machine.postgresAdminUrl, name).then((url) => {
+        cleanups.push(() => dropDatabase(machine.postgresAdminUrl, name));
         return url;
       }),
       rabbit(rabbitmqctl, ["add_vhost", name]).then(() => {
@@ -193,23 +182,21 @@ function cattleGridToml(input: { dbUrl: string; vhost: string; origin: string })
   ].join("\n");
 }
 
-async function createDatabase(name: string): Promise<string> {
-  const admin = postgres(POSTGRES_ADMIN_URL, { max: 1, connect_timeout: 5, onnotice: () => {} });
+async function createDatabase(adminUrl: string, name: string): Promise<string> {
+  const admin = postgres(adminUrl, { max: 1, connect_timeout: 5, onnotice: () => {} });
   try {
     await admin.unsafe(`CREATE DATABASE ${name}`);
   } catch (error) {
-    throw oneLineError(
-      `the real-peer tests need PostgreSQL at ${POSTGRES_ADMIN_URL} (trust auth; CORRAL_TEST_POSTGRES names another): ${(error as Error).message}`,
-    );
+    throw oneLineError(`CREATE DATABASE ${name} failed: ${(error as Error).message}`);
   } finally {
     await admin.end({ timeout: 1 });
   }
-  const url = new URL(POSTGRES_ADMIN_URL);
+  const url = new URL(adminUrl);
   return `postgresql+asyncpg://${url.username || "postgres"}@${url.host}/${name}`;
 }
 
-async function dropDatabase(name: string): Promise<void> {
-  const admin = postgres(POSTGRES_ADMIN_URL, { max: 1, connect_timeout: 5, onnotice: () => {} });
+async function dropDatabase(adminUrl: string, name: string): Promise<void> {
+  const admin = postgres(adminUrl, { max: 1, connect_timeout: 5, onnotice: () => {} });
   try {
     // FORCE: connections of a process that did not stop in time.
     await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
@@ -226,22 +213,6 @@ async function rabbit(rabbitmqctl: string, args: string[]): Promise<void> {
       );
     },
   );
-}
-
-function checkAnswers(port: number, message: string): Promise<void> {
-  return new Promise((done, fail) => {
-    const socket = createConnection({ host: "127.0.0.1", port, timeout: 3_000 });
-    socket.once("connect", () => {
-      socket.destroy();
-      done();
-    });
-    const refuse = () => {
-      socket.destroy();
-      fail(oneLineError(message));
-    };
-    socket.once("error", refuse);
-    socket.once("timeout", refuse);
-  });
 }
 
 async function freePort(): Promise<number> {

@@ -3,10 +3,15 @@
 import { existsSync } from "node:fs";
 import { delimiter, join } from "node:path";
 
-/** The program's path on PATH, or in the sbin folders a non-root PATH lacks; null when missing. */
-export function findProgram(name: string): string | null {
+/** PATH's folders, then the sbin folders a non-root PATH lacks (nginx, rabbitmqctl live there). */
+export function searchPath(): string[] {
   const dirs = (process.env.PATH ?? "").split(delimiter).filter(Boolean);
-  for (const dir of [...dirs, "/usr/local/sbin", "/usr/sbin", "/sbin"]) {
+  return [...dirs, "/usr/local/sbin", "/usr/sbin", "/sbin"];
+}
+
+/** The program's path in the first folder holding it; null when missing. */
+export function findProgram(name: string, dirs = searchPath()): string | null {
+  for (const dir of dirs) {
     const path = join(dir, name);
     if (existsSync(path)) return path;
   }

@@ -21,13 +21,19 @@ const PYTHON = "python3.11";
 const BUILD_TIMEOUT_MS = 8 * 60_000;
 const READY = ".ready";
 
-/** Builds (once) and returns the virtualenv folder for `requirementsFile`; its programs are in bin/. */
-export async function ensureVenv(requirementsFile: string): Promise<string> {
+/**
+ * Builds (once) and returns the virtualenv folder for `requirementsFile`; its programs are in bin/.
+ * `path`: the folders to find python3.11 in (default: PATH).
+ */
+export async function ensureVenv(
+  requirementsFile: string,
+  options: { path?: string[] } = {},
+): Promise<string> {
   const requirements = resolve(REPO_ROOT, requirementsFile);
   const hash = createHash("sha256").update(readFileSync(requirements)).digest("hex").slice(0, 16);
   const venv = join(CACHE, hash);
   if (existsSync(join(venv, READY))) return venv;
-  const python = findProgram(PYTHON);
+  const python = findProgram(PYTHON, options.path);
   if (!python) {
     throw oneLineError(
       `the real-peer tests need Python 3.11 (${PYTHON} with venv): apt-get install -y python3.11-venv`,
