@@ -1,21 +1,29 @@
 // The real cattle_grid 0.5.22 (PyPI) as a peer for tests: federation tests of the server, the
 // contract suite, browser tests of the console in proxy mode. ../shared/spec/cattle-grid-real.md
-// says how it runs; this module does exactly that.
+// says how it runs; this module does exactly that. Importable from any Vitest project.
 //
-//   const cg = await startCattleGrid();      // ≈ 10 s (plus ≈ 50 s once, to build its virtualenv)
+//   const cg = await startCattleGrid();      // 10–25 s (plus ≈ 1–2 min once, for its virtualenv:
+//                                            //   give beforeAll a long timeout, e.g. 600_000)
 //   cg.origin                                // http://127.0.0.1:PORT: nginx in front, the public
-//                                            //   origin (actors, WebFinger, /fe); the one base URL
+//                                            //   origin (actors, WebFinger, /fe) and its only base
+//                                            //   URL; `corral serve --upstream ${cg.origin}` for
+//                                            //   proxy mode
 //   cg.appUrl                                // http://127.0.0.1:PORT: uvicorn itself (openapi.json)
-//   await cg.createAccount("alice", "alice-password");   // its CLI, an --admin account
-//   const token = await cg.signIn("alice", "alice-password");
+//   await cg.createAccount("alice", "alice-password");   // its own CLI, an --admin account
+//                                            //   (≈ 5 s each: a Python start-up; run several at once)
+//   const token = await cg.signIn("alice", "alice-password");   // POST /fe/signin
 //   cg.output()                              // what uvicorn and nginx printed, for failure reports
-//   await cg.stop();                         // kills both by pid, drops database and vhost
+//   await cg.stop();                         // kills both by pid, drops database and vhost,
+//                                            //   removes its folder; safe to call twice
 //
 // Each instance has its own PostgreSQL database, RabbitMQ vhost (its queue names are fixed: two
 // instances on one vhost would take each other's messages), temporary folder and two random
-// loopback ports. Needs python3.11, nginx, RabbitMQ at 127.0.0.1:5672 (guest/guest, rabbitmqctl)
-// and PostgreSQL at 127.0.0.1:5432 (trust; CORRAL_TEST_POSTGRES names another admin URL): a
-// missing one throws an error of one line naming what to install or start, never a skip.
+// loopback ports; one per test file is the intended use. Actors: POST /fe/account/create with
+// `baseUrl: cg.origin`. Known quirks of cattle_grid itself (its acct URIs drop the port, an
+// unsigned GET of an actor answers 401, ...) are in the spec and in cattle-grid.test.ts.
+// Needs python3.11, nginx, RabbitMQ at 127.0.0.1:5672 (guest/guest, rabbitmqctl) and PostgreSQL
+// at 127.0.0.1:5432 (trust; CORRAL_TEST_POSTGRES names another admin URL): a missing one throws
+// an error of one line naming what to install or start (prerequisites.ts), never a skip.
 
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
