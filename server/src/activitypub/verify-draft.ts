@@ -73,30 +73,47 @@ export async function verifyDraftQuickly(
   const publicKey = toKeyObject(key.publicKey);
   if (!publicKey) return undefined;
 
-  const lines: string[] = [];
-  for (const name of names) {
-    let value: string | null;
-    if (name === "(request-target)") {
-      value = `${request.method.toLowerCase()} ${new URL(request.url).pathname}`;
-    } else if (name === "host") {
-      value = headers.get("host") ?? new URL(request.url).host;
-    } else {
-      value = headers.get(name);
-    }
-    if (value === null) return undefined;
-    lines.push(`${name}: ${value}`);
-  }
+  const signingString = draftSigningString(request, names);
+  if (signingString === null) return undefined;
   const signed = verify(
     "sha256",
-    Buffer.from(lines.join("\n")),
+    Buffer.from(signingString),
     publicKey,
     Buffer.from(signature, "base64"),
   );
   return signed ? { owner, keyId: keyUrl.href } : undefined;
 }
 
+/**
+ * The string a draft-cavage signature over `names` signs, or null when a named header is missing.
+ * (request-target) is the method and the path *with its query*, as draft-cavage-12 §2.3 and its
+ * appendix C say and as draft-signing.ts signs. Mastodon, and Fedify 2.3.6 both ways, leave the
+ * query out: such a signature fails here and is then checked by Fedify, which accepts that form.
+ */
+export function draftSigningString(
+  request: SignedRequest,
+  names: readonly string[],
+): string | null {
+  const headers = request.headers;
+  const lines: string[] = [];
+  for (const name of names) {
+    let value: string | null;
+    if (name === "(request-target)") {
+      const url = new URL(request.url);
+      value = `${request.method.toLowerCase()} ${url.pathname}${url.search}`;
+    } else if (name === "host") {
+      value = headers.get("host") ?? new URL(request.url).host;
+    } else {
+      value = headers.get(name);
+    }
+    if (value === null) return null;
+    lines.push(`${name}: ${value}`);
+  }
+  return lines.join("\n");
+}
+
 /** The Signature header's parameters, read as Fedify reads them; null when there is none. */
-function parseSignatureHeader(header: string | null): Record<string, string> | null {
+export function parseSignatureHeader(header: string | null): Record<string, string> | null {
   if (header === null) return null;
   const params: Record<string, string> = {};
   for (const pair of header.split(",")) {
