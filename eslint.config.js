@@ -65,6 +65,7 @@ export default tseslint.config(
       "console/dist-bench/**",
       "data/**",
       "e2e/artifacts/**",
+      ".cache/**",
     ],
   },
   js.configs.recommended,
