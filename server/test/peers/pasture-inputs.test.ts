@@ -34,46 +34,61 @@ function localise(activity: Record<string, unknown>, sender: string, recipient: 
     .join(sender);
 }
 
+/** Posts the whole corpus, addressed to a new actor of ours, to `inbox` (its own, or shared). */
+async function postCorpus(inbox: (actorId: string) => string) {
+  expect(corpus.length).toBeGreaterThan(200); // 262 in fediverse-pasture-inputs 0.3.0
+  const recipient = await addActor(server!);
+  const sent = corpus.map((entry) => ({
+    name: `${entry.input}[${entry.index}]`,
+    body: localise(entry.activity, peer!.actorId, recipient.actorId),
+  }));
+  const answers: { name: string; status: number; detail: string }[] = [];
+  for (let i = 0; i < sent.length; i += 8) {
+    await Promise.all(
+      sent.slice(i, i + 8).map(async ({ name, body }) => {
+        const response = await fetch(await peer!.signedPost(inbox(recipient.actorId), body));
+        answers.push({ name, status: response.status, detail: await response.text() });
+      }),
+    );
+  }
+  return { recipient, sent, answers };
+}
+
+/** Each activity on the recipient's incoming stream once, as sent, its types in `parsed`. */
+async function expectOnStream({ recipient, sent }: Awaited<ReturnType<typeof postCorpus>>) {
+  const events = await readEvents(server!.services, recipient.accountId, "incoming");
+  const byId = new Map(events.map((event) => [event.data.raw.id as string, event]));
+  for (const { name, body } of sent) {
+    const activity = JSON.parse(body) as Record<string, unknown>;
+    const event = byId.get(activity.id as string);
+    expect(event, name).toBeDefined();
+    expect(event!.data.raw, name).toEqual(activity);
+    // What a summary line names: the activity's type, and its object's, from parsed.
+    const parsed = event!.data.parsed;
+    expect(parsed.activity.type, name).toBe("Create");
+    const object = activity.object as Record<string, unknown>;
+    // muck_out's key for an activity's embedded object is `embedded_object` (`object` before);
+    // of a list of types (`["Note", "Article"]`) Corral keeps the first, where muck_out drops
+    // the embedded object (docs/pasture-inputs.md).
+    const embedded = parsed.embedded_object ?? parsed.object;
+    if (!Array.isArray(object.type) || embedded !== undefined)
+      expect(embedded.type, name).toBe([object.type].flat()[0]);
+    expect(event!.actor, name).toBe(recipient.actorId);
+  }
+  expect(events).toHaveLength(sent.length);
+}
+
 describe("fediverse-pasture-inputs, posted to a Corral inbox", () => {
-  it("accepts every activity with 202 and puts it on the incoming stream unchanged", async () => {
-    expect(corpus.length).toBeGreaterThan(200); // 262 in fediverse-pasture-inputs 0.3.0
-    const recipient = await addActor(server!);
-    const sent = corpus.map((entry) => ({
-      name: `${entry.input}[${entry.index}]`,
-      body: localise(entry.activity, peer!.actorId, recipient.actorId),
-    }));
+  it("accepts every activity at the actor's inbox with 202 and puts it on its stream unchanged", async () => {
+    const posted = await postCorpus((actorId) => `${actorId}/inbox`);
+    expect(posted.answers.filter((answer) => answer.status >= 500)).toEqual([]);
+    expect(posted.answers.filter((answer) => answer.status !== 202)).toEqual([]);
+    await expectOnStream(posted);
+  });
 
-    const answers: { name: string; status: number; detail: string }[] = [];
-    for (let i = 0; i < sent.length; i += 8) {
-      await Promise.all(
-        sent.slice(i, i + 8).map(async ({ name, body }) => {
-          const response = await fetch(await peer!.signedPost(`${recipient.actorId}/inbox`, body));
-          answers.push({ name, status: response.status, detail: await response.text() });
-        }),
-      );
-    }
-    expect(answers.filter((answer) => answer.status >= 500)).toEqual([]);
-    expect(answers.filter((answer) => answer.status !== 202)).toEqual([]);
-
-    const events = await readEvents(server!.services, recipient.accountId, "incoming");
-    const byId = new Map(events.map((event) => [event.data.raw.id as string, event]));
-    for (const { name, body } of sent) {
-      const activity = JSON.parse(body) as Record<string, unknown>;
-      const event = byId.get(activity.id as string);
-      expect(event, name).toBeDefined();
-      expect(event!.data.raw, name).toEqual(activity);
-      // What a summary line names: the activity's type, and its object's, from parsed.
-      const parsed = event!.data.parsed;
-      expect(parsed.activity.type, name).toBe("Create");
-      const object = activity.object as Record<string, unknown>;
-      // muck_out's key for an activity's embedded object is `embedded_object` (`object` before);
-      // of a list of types (`["Note", "Article"]`) Corral keeps the first, where muck_out drops
-      // the embedded object (docs/pasture-inputs.md).
-      const embedded = parsed.embedded_object ?? parsed.object;
-      if (!Array.isArray(object.type) || embedded !== undefined)
-        expect(embedded.type, name).toBe([object.type].flat()[0]);
-      expect(event!.actor, name).toBe(recipient.actorId);
-    }
-    expect(events).toHaveLength(sent.length);
+  it("routes every activity from the shared inbox to the actor it addresses", async () => {
+    const posted = await postCorpus(() => `${server!.url}/inbox`);
+    expect(posted.answers.filter((answer) => answer.status !== 202)).toEqual([]);
+    await expectOnStream(posted);
   });
 });
