@@ -4,7 +4,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { ensureVenv } from "../../../test-peers/python-venv.ts";
 
 // The helper every Python peer of the tests stands on (test-peers/python-venv.ts).
 
