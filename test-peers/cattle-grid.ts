@@ -55,6 +55,10 @@ export interface CattleGrid {
   signIn(name: string, password: string): Promise<string>;
   /** Everything uvicorn and nginx printed so far. */
   output(): string;
+  /** kill -9 of cattle_grid's process (a crash): nginx stays and answers 502 meanwhile. */
+  kill(): Promise<void>;
+  /** Starts cattle_grid again after kill(), on the same port, database and vhost; ready when it resolves. */
+  start(): Promise<void>;
   /** Stops uvicorn and nginx by pid, drops the database and the vhost, removes the folder. */
   stop(): Promise<void>;
 }
@@ -111,17 +115,19 @@ export async function startCattleGrid(): Promise<CattleGrid> {
     writeFileSync(join(dir, "cattle_grid.toml"), cattleGridToml({ dbUrl, vhost: name, origin }));
 
     const log = (chunk: Buffer) => (output += chunk.toString());
-    const app = track(
-      spawn(
-        python,
-        ["-m", "uvicorn", "--factory", "cattle_grid:create_app", "--host", "127.0.0.1"].concat([
-          "--port",
-          String(appPort),
-        ]),
-        { cwd: dir, env, stdio: ["ignore", "pipe", "pipe"] },
-      ),
-      log,
-    );
+    const startApp = () =>
+      track(
+        spawn(
+          python,
+          ["-m", "uvicorn", "--factory", "cattle_grid:create_app", "--host", "127.0.0.1"].concat([
+            "--port",
+            String(appPort),
+          ]),
+          { cwd: dir, env, stdio: ["ignore", "pipe", "pipe"] },
+        ),
+        log,
+      );
+    let app = startApp();
     cleanups.push(() => stopProcess(app));
     writeFileSync(join(dir, "nginx.conf"), nginxConfig({ dir, port, appPort }));
     const proxy = track(
@@ -162,6 +168,16 @@ export async function startCattleGrid(): Promise<CattleGrid> {
         return ((await response.json()) as { token: string }).token;
       },
       output: () => output,
+      async kill() {
+        const exited = new Promise((done) => app.once("exit", done));
+        app.kill("SIGKILL");
+        await exited;
+      },
+      async start() {
+        if (app.exitCode === null && app.signalCode === null) return;
+        app = startApp();
+        await waitUntil(`${appUrl}/openapi.json`, [app, proxy], () => output);
+      },
       stop: cleanUp,
     };
   } catch (error) {
