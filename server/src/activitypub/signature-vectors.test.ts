@@ -168,6 +168,28 @@ describe("draft-cavage-http-signatures-12 appendix C", () => {
     });
   });
 
+  it("a signed GET with a query, as the draft signs it: verified; another query fails", async () => {
+    at(cavageRequest.headers.Date);
+    const get = {
+      method: "GET",
+      url: cavageRequest.url,
+      headers: { Host: "example.com", Date: cavageRequest.headers.Date },
+    };
+    const names = ["(request-target)", "host", "date"];
+    const signingString = draftSigningString(request(get, {}), names)!;
+    expect(signingString.split("\n")[0]).toBe("(request-target): get /foo?param=value&pet=dog");
+    const signature = await signPool().sign(createPrivateKey(cavagePrivateKey), signingString);
+    const header = `keyId="${keyUrl}",algorithm="rsa-sha256",headers="${names.join(" ")}",signature="${signature}"`;
+    const keys = holding(keyUrl, await cryptoKey());
+    const signed = request(get, { Signature: header });
+    expect(await verifyWithKeys(signed, null, keys, noLoader)).toMatchObject({
+      ok: true,
+      owner: OWNER,
+    });
+    const other = { ...signed, url: "https://example.com/foo?param=value&pet=cat" };
+    expect(await verifyWithKeys(other, null, keys, noLoader)).toMatchObject({ ok: false });
+  });
+
   it("what Corral's signer sends to the vector's URL (query included) its verifier accepts", async () => {
     at(cavageRequest.headers.Date);
     const privateKey = await createPrivateKey(cavagePrivateKey).toCryptoKey(

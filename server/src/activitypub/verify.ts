@@ -49,7 +49,7 @@ export async function verifyWithKeys(
   if (signatureInput !== null) {
     const checked = await verifyRfc9421Quickly(request, body, keyCache);
     if (checked) return { ok: true, ...checked };
-  } else if (body !== null) {
+  } else {
     const quick = await verifyDraftQuickly(request, body, keyCache);
     if (quick) return { ok: true, ...quick };
   }
