@@ -168,6 +168,28 @@ describe("draft-cavage-http-signatures-12 appendix C", () => {
     });
   });
 
+  it("a signed GET with a query, as the draft signs it: verified; another query fails", async () => {
+    at(cavageRequest.headers.Date);
+    const get = {
+      method: "GET",
+      url: cavageRequest.url,
+      headers: { Host: "example.com", Date: cavageRequest.headers.Date },
+    };
+    const names = ["(request-target)", "host", "date"];
+    const signingString = draftSigningString(request(get, {}), names)!;
+    expect(signingString.split("\n")[0]).toBe("(request-target): get /foo?param=value&pet=dog");
+    const signature = await signPool().sign(createPrivateKey(cavagePrivateKey), signingString);
+    const header = `keyId="${keyUrl}",algorithm="rsa-sha256",headers="${names.join(" ")}",signature="${signature}"`;
+    const keys = holding(keyUrl, await cryptoKey());
+    const signed = request(get, { Signature: header });
+    expect(await verifyWithKeys(signed, null, keys, noLoader)).toMatchObject({
+      ok: true,
+      owner: OWNER,
+    });
+    const other = { ...signed, url: "https://example.com/foo?param=value&pet=cat" };
+    expect(await verifyWithKeys(other, null, keys, noLoader)).toMatchObject({ ok: false });
+  });
+
   it("what Corral's signer sends to the vector's URL (query included) its verifier accepts", async () => {
     at(cavageRequest.headers.Date);
     const privateKey = await createPrivateKey(cavagePrivateKey).toCryptoKey(
@@ -263,12 +285,13 @@ describe("RFC 9421 appendix B.2", () => {
   }
 
   // The same request signed again with each B.1 key under a key id that is a URL (an actor's
-  // key), covering the body: what a peer using RFC 9421 sends. @query is left out: Fedify 2.3.6
-  // writes its value without the leading "?" that RFC 9421 section 2.2.7 gives it.
+  // key), covering what B.2.3 covers: what a peer using RFC 9421 sends. Fedify 2.3.6 alone failed
+  // two of these: @query (it drops the "?") and rsa-pss-sha512 (no salt length for WebCrypto).
   const components = [
     "date",
     "@method",
     "@path",
+    "@query",
     "@authority",
     "content-type",
     "content-digest",
@@ -284,7 +307,6 @@ describe("RFC 9421 appendix B.2", () => {
           true,
           ["verify"],
         ),
-      verdict: "ok",
     },
     {
       alg: "ecdsa-p256-sha256",
@@ -299,14 +321,12 @@ describe("RFC 9421 appendix B.2", () => {
           true,
           ["verify"],
         ),
-      verdict: "ok",
     },
     {
       alg: "ed25519",
       sign: (base: string) => sign(null, bytes(base), createPrivateKey(testKeyEd25519Private)),
       publicKey: () =>
         createPublicKey(testKeyEd25519Public).toCryptoKey("Ed25519", true, ["verify"]),
-      verdict: "ok",
     },
     {
       alg: "rsa-pss-sha512",
@@ -322,8 +342,6 @@ describe("RFC 9421 appendix B.2", () => {
           true,
           ["verify"],
         ),
-      verdict:
-        "the signature's algorithm rsa-pss-sha512 is not supported (only rsa-v1_5, ecdsa and ed25519)",
     },
   ];
 
@@ -332,6 +350,7 @@ describe("RFC 9421 appendix B.2", () => {
     const values: Record<string, string> = {
       "@method": rfcRequest.method,
       "@path": url.pathname,
+      "@query": url.search,
       "@authority": url.host,
     };
     const lines = components.map((name) => {
@@ -343,18 +362,14 @@ describe("RFC 9421 appendix B.2", () => {
     return { input: `sig1=${input}`, signature: `sig1=:${signBase(base).toString("base64")}:` };
   }
 
-  for (const { alg, sign: signBase, publicKey, verdict } of reissued) {
-    it(`the B.2 request signed with ${alg} under a URL key id: ${verdict === "ok" ? "verified; a changed byte fails" : "refused with its reason"}`, async () => {
+  for (const { alg, sign: signBase, publicKey } of reissued) {
+    it(`the B.2 request signed with ${alg} under a URL key id: verified; a changed byte fails`, async () => {
       at(1618884473);
       const keyId = `https://example.com/keys/${alg}`;
       const { input, signature } = reissue(alg, signBase, keyId);
       const keys = holding(keyId, await publicKey());
       const signed = request(rfcRequest, { "Signature-Input": input, Signature: signature });
       const result = await verifyWithKeys(signed, bytes(rfcRequest.body), keys, noLoader);
-      if (verdict !== "ok") {
-        expect(result).toEqual({ ok: false, reason: verdict });
-        return;
-      }
       expect(result).toEqual({ ok: true, owner: OWNER, keyId });
       const changedType = request(rfcRequest, {
         "Signature-Input": input,

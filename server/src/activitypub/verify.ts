@@ -6,11 +6,13 @@ import { loadInstanceSigner } from "./local-keys.ts";
 import { outgoingOf } from "./outgoing.ts";
 import type { Signer } from "./signing.ts";
 import { parseSignatureHeader, verifyDraftQuickly, type SignedRequest } from "./verify-draft.ts";
+import { verifyRfc9421Quickly } from "./verify-rfc9421.ts";
 
 // Who signed a request: the inbox (POST, body covered by the digest) and protected objects (GET).
 // Fedify's verifyRequestDetailed() tells draft-cavage from RFC 9421 by the headers and checks the
 // digest, the date window and the signature; the key comes from our cache (no JSON-LD). The usual
-// inbox POST is verified first by verify-draft.ts, which applies the same checks synchronously.
+// inbox POST is verified first by verify-draft.ts, which applies the same checks synchronously;
+// an RFC 9421 signature by verify-rfc9421.ts, which checks what Fedify 2.3.6 gets wrong.
 
 export type Signed = { ok: true; owner: string; keyId: string } | { ok: false; reason: string };
 
@@ -46,7 +48,10 @@ export async function verifyWithKeys(
   if (body !== null && signatureInput !== null && !signatureInput.includes('"content-digest"')) {
     return { ok: false, reason: "the signature does not cover Content-Digest" };
   }
-  if (body !== null) {
+  if (signatureInput !== null) {
+    const checked = await verifyRfc9421Quickly(request, body, keyCache);
+    if (checked) return { ok: true, ...checked };
+  } else {
     const quick = await verifyDraftQuickly(request, body, keyCache);
     if (quick) return { ok: true, ...quick };
   }
@@ -94,10 +99,6 @@ function refusedUpFront(
     const algorithm = /;\s*alg="([^"]*)"/.exec(signatureInput)?.[1];
     if (algorithm !== undefined && algorithm.toLowerCase().startsWith("hmac-"))
       return `the signature's algorithm ${algorithm} needs a shared secret, which no actor publishes`;
-    // Fedify 2.3.6 passes no salt length to WebCrypto, which then refuses every RSA-PSS check
-    // (RFC 9421 appendix B.2.1 to B.2.3 show it). Remove when Fedify's verifier passes one.
-    if (algorithm?.toLowerCase() === "rsa-pss-sha512")
-      return "the signature's algorithm rsa-pss-sha512 is not supported (only rsa-v1_5, ecdsa and ed25519)";
     return undefined;
   }
   const params = parseSignatureHeader(request.headers.get("Signature"));
