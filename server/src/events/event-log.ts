@@ -2,6 +2,7 @@
 // readAfter() is what SSE replays; watch() is how SSE follows a stream live, one shared read per
 // notification per stream in this process (fan-out.ts).
 
+import { getLogger } from "@logtape/logtape";
 import type { BusMessage, EventBus } from "../db/bus.ts";
 import type { Db } from "../db/db.ts";
 import {
@@ -15,6 +16,8 @@ import { createFanOut, type Watch, type WatchHandlers } from "./fan-out.ts";
 import { eventJson, MAX_EVENT_BYTES } from "./fit-event.ts";
 import { streamNames, type StreamName } from "./streams.ts";
 import { fillTriggerBodies } from "./trigger-bodies.ts";
+
+const log = getLogger(["corral", "events"]);
 
 export type { StoredEvent, Watch, WatchHandlers };
 
@@ -117,11 +120,13 @@ export function createEventLog(db: Db, bus: EventBus, options: EventLogOptions):
         continue;
       }
       const first = last - group.length + 1;
-      await bus
-        .publish({ accountId, stream, seq: last })
-        .catch((error: Error) =>
-          console.error(`announcing ${stream} event ${last} failed: ${error.message}`),
-        );
+      await bus.publish({ accountId, stream, seq: last }).catch((error: Error) =>
+        log.error("announcing {stream} event {seq} failed: {error}", {
+          stream,
+          seq: last,
+          error: error.message,
+        }),
+      );
       // Outside the append: the counter row is not held while old events are deleted, and a
       // failed prune costs only space until the next one.
       if (
@@ -129,7 +134,11 @@ export function createEventLog(db: Db, bus: EventBus, options: EventLogOptions):
         last > options.cap
       ) {
         await pruneEvents(db, accountId, stream, last - options.cap).catch((error: Error) =>
-          console.error(`pruning ${stream} of account ${accountId} failed: ${error.message}`),
+          log.error("pruning {stream} of account {accountId} failed: {error}", {
+            stream,
+            accountId,
+            error: error.message,
+          }),
         );
       }
       group.forEach((pending, i) => pending.resolve(first + i));

@@ -5,6 +5,7 @@
 // keep-alive re-reads the token from the database: a stream ends with its token (sign-out,
 // revoke-tokens, a new password, expiry), whichever process ended it.
 
+import { getLogger } from "@logtape/logtape";
 import { Hono } from "hono";
 import type { StreamName } from "./wire.ts";
 import { streamNames } from "./wire.ts";
@@ -12,6 +13,8 @@ import { checkToken } from "../accounts/index.ts";
 import type { Services } from "../services.ts";
 import type { FeEnv } from "./auth.ts";
 import { sendValidationErrors } from "./errors.ts";
+
+const log = getLogger(["corral", "events"]);
 
 export function createStreamRoutes(services: Services) {
   return new Hono<FeEnv>().get("/account/stream/:eventType", async (c) => {
@@ -104,7 +107,11 @@ export function openSseStream(
           else pending.push(chunk);
         },
         onError(error) {
-          console.error(`event stream ${stream} of account ${accountId} failed:`, error);
+          log.error("event stream {stream} of account {accountId} failed: {error}", {
+            stream,
+            accountId,
+            error: (error as Error)?.message ?? String(error),
+          });
           onAbort();
         },
       });
