@@ -10,6 +10,7 @@ import { Hono } from "hono";
 import type { StreamName } from "./wire.ts";
 import { streamNames } from "./wire.ts";
 import { tokenWatchOf } from "../accounts/index.ts";
+import { SentBodies } from "../events/index.ts";
 import type { Services } from "../services.ts";
 import type { FeEnv } from "./auth.ts";
 import { sendValidationErrors } from "./errors.ts";
@@ -98,22 +99,33 @@ export function openSseStream(
       options.signal?.addEventListener("abort", onAbort);
       let connected = false;
       const pending: string[] = [];
+      // Rows are completed (a trigger's body in its first error event on this connection) in
+      // the order they came, one batch after the other.
+      const sentBodies = new SentBodies();
+      let completing: Promise<void> = Promise.resolve();
+      const fail = (error: unknown) => {
+        log.error("event stream {stream} of account {accountId} failed: {error}", {
+          stream,
+          accountId,
+          error: (error as Error)?.message ?? String(error),
+        });
+        onAbort();
+      };
       const opened = await services.events.watch(accountId, stream, options.after, {
         onRows(rows) {
-          let chunk = "";
-          for (const row of rows) chunk += `id: ${row.seq}\ndata: ${row.data}\n\n`;
-          // Rows may come before the watch is returned; they follow the opening frames.
-          if (connected) send(chunk);
-          else pending.push(chunk);
+          completing = completing
+            .then(async () => {
+              if (closed) return;
+              const whole = await services.events.completeForConnection(rows, sentBodies);
+              let chunk = "";
+              for (const row of whole) chunk += `id: ${row.seq}\ndata: ${row.data}\n\n`;
+              // Rows may come before the watch is returned; they follow the opening frames.
+              if (connected) send(chunk);
+              else pending.push(chunk);
+            })
+            .catch(fail);
         },
-        onError(error) {
-          log.error("event stream {stream} of account {accountId} failed: {error}", {
-            stream,
-            accountId,
-            error: (error as Error)?.message ?? String(error),
-          });
-          onAbort();
-        },
+        onError: fail,
       });
       watch = opened;
       if (closed) return opened.close();
