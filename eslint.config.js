@@ -124,4 +124,17 @@ export default tseslint.config(
     ignores: ["server/src/db/**", "server/src/**/*.store.ts", "server/src/**/*.test.ts"],
     rules: { "no-restricted-syntax": ["error", ...sqlOutsideStores] },
   },
+  {
+    // Every log line goes through LogTape (--log-format json included), never console.error with
+    // a stack. Only the command line prints: its output, and its one-line errors.
+    files: ["server/src/**/*.ts"],
+    ignores: [
+      "server/src/**/*.test.ts",
+      "server/src/cli.ts",
+      "server/src/cli/**",
+      "server/src/main.ts",
+      "server/src/accounts/accounts.cli.ts",
+    ],
+    rules: { "no-console": "error" },
+  },
 );

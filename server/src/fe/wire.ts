@@ -113,7 +113,11 @@ export type EventInformation = {
 export type ErrorMessage = {
   message: string[];
   routing_key: string;
-  original_message_body: string;
+  /**
+   * The method's body. A trigger's error events carry it once per stream connection, in the
+   * first of them; the later ones leave it out and name the trigger by `trigger_id`.
+   */
+  original_message_body?: string;
   /** Corral's additions: what failed, where, and whether it is retried. */
   actor?: string;
   inbox?: string;

@@ -1,9 +1,12 @@
+import { getLogger } from "@logtape/logtape";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { observeInbox } from "../metrics/observe.ts";
 import type { Services } from "../services.ts";
 import { logRequest } from "../web/request-log.ts";
 import { securityHeaderValues } from "../web/security-headers.ts";
 import { handleInbox, MAX_INBOX_BODY_BYTES, type InboxAnswer, type InboxRequest } from "./inbox.ts";
+
+const log = getLogger(["corral", "http"]);
 
 // Inbox POSTs straight from Node's HTTP server, before Hono: under load they are nearly every
 // request, and building a fetch Request, a Response and Hono's context for each cost an eighth
@@ -79,11 +82,20 @@ export function createInboxListener(
     };
     observeInbox(services, handleInbox(services, request, actorId))
       .then(send, (error: unknown) => {
-        console.error(`POST ${path} failed:`, error);
+        log.error("POST {path} failed: {error}", {
+          path,
+          error: (error as Error)?.message ?? String(error),
+          stack: (error as Error)?.stack,
+        });
         if (res.headersSent) res.destroy();
         else send({ status: 500, detail: "Internal Server Error" });
       })
-      .catch((error: unknown) => console.error(`POST ${path}: answering failed:`, error));
+      .catch((error: unknown) =>
+        log.error("POST {path}: answering failed: {error}", {
+          path,
+          error: (error as Error)?.message ?? String(error),
+        }),
+      );
     return true;
   };
 }
