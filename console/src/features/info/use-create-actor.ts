@@ -1,4 +1,5 @@
 import { useCallback, useState } from "react";
+import { learnFromDocument } from "../../lib/actor-handles.ts";
 import { callFe, type FeResponse } from "../../lib/fe-client.ts";
 import type { ActorDocument, CreateActorRequest } from "../../lib/wire-types.ts";
 
@@ -22,7 +23,9 @@ export function useCreateActor(onCreated: () => Promise<void>): CreateActorState
       const body: CreateActorRequest = { baseUrl, handle: trimmed === "" ? null : trimmed };
       setPending(true);
       try {
-        setResult(await callFe<ActorDocument>("/account/create", { body }));
+        const answer = await callFe<ActorDocument>("/account/create", { body });
+        if (answer.ok) learnFromDocument(answer.data);
+        setResult(answer);
       } catch (failure) {
         setResult({ ok: false, status: 0, data: { detail: String(failure) } });
         setPending(false);
