@@ -1,7 +1,7 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll } from "vitest";
 import { expect, test } from "./harness/fixtures.ts";
-import { eventually, recordFeRequests, signIn } from "./harness/console-ui.ts";
+import { eventually, recordFeRequests, signIn, userLookups } from "./harness/console-ui.ts";
 import {
   nestedDocumentText,
   startDocumentServer,
@@ -37,7 +37,7 @@ test("Enter in URI runs the lookup", async ({ page, account, corral }) => {
   await uriField(page).press("Enter");
   await page.locator("main .json-tree").getByText('"entered"').first().waitFor();
   expect(new URL(page.url()).searchParams.get("uri")).toBe(target.id);
-  const lookups = requests.filter((request) => request.url().endsWith("/fe/actor/lookup"));
+  const lookups = userLookups(requests);
   expect(lookups.map((request) => request.postDataJSON())).toEqual([
     { uri: target.id, actorId: me.id },
   ]);
@@ -106,7 +106,7 @@ test("Recent lookups are kept across a reload, newest first, and a click runs on
 
   await page.getByText('"recalled1"').first().waitFor();
   expect(await uriField(page).inputValue()).toBe(one.id);
-  const again = requests.slice(before).filter((r) => r.url().endsWith("/fe/actor/lookup"));
+  const again = userLookups(requests.slice(before));
   expect(again.map((request) => request.postDataJSON().uri)).toEqual([one.id]);
 });
 

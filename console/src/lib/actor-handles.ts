@@ -1,9 +1,12 @@
 // `@preferredUsername@host` of actors this browser has seen a document of (a lookup, a created
 // actor, a server's `actor_info`), kept across reloads. cattle_grid's account info names actors
 // only by id and display name, so this is where the console learns its own actors' handles.
+import { useEffect } from "react";
 import { create } from "zustand";
 import { createJSONStorage, persist } from "zustand/middleware";
+import { callFe } from "./fe-client.ts";
 import { safeLocalStorage } from "./safe-local-storage.ts";
+import type { LookupRequest, LookupResult } from "./wire-types.ts";
 
 export const ACTOR_HANDLES_KEY = "corral-actor-handles";
 /** Beyond this many, the oldest learned handles are forgotten. */
@@ -77,4 +80,41 @@ export function handleOfDocument(document: unknown): { id: string; handle: strin
 export function learnFromDocument(document: unknown): void {
   const found = handleOfDocument(document);
   if (found) useActorHandles.getState().learn(found.id, found.handle);
+}
+
+// Actors asked about in this page's life: one lookup per actor at most, even when it fails.
+const asked = new Set<string>();
+let queue: Promise<void> = Promise.resolve();
+
+/**
+ * Learns the handles of these actors of the account that are not known yet: one lookup of each
+ * one's own document (as itself), one after another, once per page life; then remembered.
+ */
+export function useLearnHandles(actorIds: readonly (string | null)[]): void {
+  const handles = useActorHandles((state) => state.handles);
+  const missing = actorIds.filter(
+    (id): id is string => id !== null && handles[id] === undefined && !asked.has(id),
+  );
+  const key = missing.join("\n");
+  useEffect(() => {
+    for (const id of key === "" ? [] : key.split("\n")) {
+      if (asked.has(id)) continue;
+      asked.add(id);
+      const body: LookupRequest = { uri: id, actorId: id };
+      queue = queue.then(() =>
+        callFe<LookupResult>("/actor/lookup", { body }).then(
+          (answer) => {
+            if (answer.ok) learnFromDocument(answer.data.raw);
+          },
+          () => {}, // unnamed until a later page life asks again
+        ),
+      );
+    }
+  }, [key]);
+}
+
+/** For tests: forget what was asked and learned. */
+export function resetActorHandles(): void {
+  asked.clear();
+  useActorHandles.setState({ handles: {} });
 }
