@@ -110,6 +110,34 @@ test("Recent lookups are kept across a reload, newest first, and a click runs on
   expect(again.map((request) => request.postDataJSON().uri)).toEqual([one.id]);
 });
 
+test("a failed lookup is named by its kind; the curl line keeps the scheme the server used", async ({
+  page,
+  account,
+  corral,
+}) => {
+  const api = await signInApi(corral.url, account.name, account.password);
+  await api.createActor("kinds");
+  await signIn(page, account);
+  const alert = page.getByRole("alert");
+
+  await page.goto(`/lookup?uri=${encodeURIComponent("http://nowhere.invalid/x")}`);
+  await eventually(() => alert.textContent()).toMatch(/^Could not resolve host nowhere\.invalid/);
+  expect(await alert.textContent()).not.toContain("Not found");
+
+  await page.goto(`/lookup?uri=${encodeURIComponent(`${remote.url}/missing`)}`);
+  await eventually(() => alert.textContent()).toMatch(/^404 Not Found/);
+
+  // A handle on a plain-http server (the stand-in on loopback): WebFinger was asked over http.
+  const remoteHost = new URL(remote.url).host;
+  const handle = `@nobody@${remoteHost}`;
+  await uriField(page).fill(handle);
+  await uriField(page).press("Enter");
+  await eventually(() => alert.textContent()).toMatch(/^404 Not Found/);
+  expect(await page.getByTestId("curl-example").textContent()).toBe(
+    `curl -H 'Accept: application/jrd+json' 'http://${remoteHost}/.well-known/webfinger?resource=${encodeURIComponent(`acct:nobody@${remoteHost}`)}'`,
+  );
+});
+
 test("Compare shows an actor before and after update_actor, one line per changed path", async ({
   page,
   account,

@@ -45,6 +45,10 @@ export function kindOfFetchFailure(failure: { reason: string; status?: number })
   const { reason, status } = failure;
   if (status !== undefined)
     return status >= 200 && status < 300 ? { kind: "not-json", status } : { kind: "http", status };
+  // resolveHandle() keeps only the words of a WebFinger answer: "… answered 404 Not Found".
+  const answered = / answered (\d{3}) /.exec(reason)?.[1];
+  if (answered) return { kind: "http", status: Number(answered) };
+  if (/did not answer JSON/.test(reason)) return { kind: "not-json" };
   if (/refused private address/.test(reason)) return { kind: "blocked" };
   if (/did not answer within/.test(reason)) return { kind: "timeout" };
   if (/could not be reached: (ENOTFOUND|EAI_AGAIN|EAI_NONAME)\b/.test(reason))

@@ -148,6 +148,7 @@ describe("lookup", () => {
       error: expect.stringMatching(
         /^WebFinger for acct:nobody@127\.0\.0\.1:\d+: http:\/\/127\.0\.0\.1:\d+\/\.well-known\/webfinger\?resource=\S+ (answered 404|did not answer JSON)/,
       ),
+      kind: expect.stringMatching(/^(http|not-json)$/),
       // The scheme the server used: http, for a handle on an http server on loopback.
       url: `http://${aHost}/.well-known/webfinger?resource=${encodeURIComponent(`acct:nobody@${aHost}`)}`,
     });

@@ -50,6 +50,9 @@ export function LookupPage() {
   }
 
   const raw = result?.ok ? result.data.raw : null;
+  const answered = uri === field.trim();
+  // A failed lookup's `url` (a Corral addition): what the server requested, scheme as used.
+  const failedUrl = result?.ok && result.data.raw === null ? result.data.url : undefined;
   const shownResult = uri === field.trim() ? result : null;
   const pair = comparing
     .map((id) => recent.find((entry) => entry.id === id))
@@ -87,7 +90,10 @@ export function LookupPage() {
           overflowWrap: "anywhere",
         }}
       >
-        {curlLine(field, uri === field.trim() && typeof raw?.id === "string" ? raw.id : null)}
+        {curlLine(field, {
+          resolvedId: answered && typeof raw?.id === "string" ? raw.id : null,
+          requestedUrl: answered && failedUrl ? failedUrl : null,
+        })}
       </Box>
       {shownResult && <LookupFailure result={shownResult} />}
       {shownResult && <JsonTree data={shownResult.data} />}
