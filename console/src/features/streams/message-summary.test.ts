@@ -52,6 +52,8 @@ describe("message summary", () => {
     expect(summarise(message(withInfo(remote, "acct:bob@127.0.0.2:3001")), {}).who).toBe(
       "@bob@127.0.0.2:3001",
     );
+    const nested = { data: { ...raw(remote).data, actor_info: { id: remote, handle: "bob" } } };
+    expect(summarise(message(nested), {}).who).toBe("@bob@127.0.0.2:3001");
     // actor_info about someone else does not name the sender.
     expect(summarise(message({ ...withInfo(remote, "bob"), ...raw(local) }), {}).who).toBe(
       "127.0.0.1:3000/actor/Ab12",

@@ -69,6 +69,11 @@ export function shortenActor(actor: unknown, known: KnownHandles, info?: unknown
   return name ? `@${name}@${url.host}` : `${url.host}${url.pathname}`;
 }
 
+/** The server's `actor_info` about the sender: beside the event's `actor`, or in its `data`. */
+function readActorInfo(event: unknown): unknown {
+  return field(event, "actor_info") ?? field(field(event, "data"), "actor_info");
+}
+
 const EXCERPT_CHARS = 80;
 
 /** The object's type and the first 80 characters of its text, when the event carries it. */
@@ -111,7 +116,7 @@ export function summarise(message: StreamMessage, known: KnownHandles): MessageS
   return {
     time: message.receivedAt === null ? "--:--:--" : formatClock(message.receivedAt),
     type: readType(message),
-    who: shortenActor(readActivity(data)?.actor, known, field(data, "actor_info")),
+    who: shortenActor(readActivity(data)?.actor, known, readActorInfo(data)),
     object: describeObject(message),
     delivery: message.stream === "outgoing" ? readDeliveryState(data) : null,
     triggerId: text(field(data, "trigger_id")),
