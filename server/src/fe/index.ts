@@ -32,6 +32,5 @@ export function createFeApp(services: Services, options: { throttle?: SignInThro
   fe.route("/", createActivityRoutes(services));
   fe.route("/", createTriggerRoutes(services));
   fe.route("/", createHostRoutes(services));
-  fe.notFound((c) => sendDetail(c, 404, "Not Found"));
   return fe;
 }
