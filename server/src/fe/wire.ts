@@ -128,6 +128,39 @@ export type ErrorMessage = {
 /** The JSON of one stream frame's `data:` line. */
 export type StreamEvent = EventInformation | ErrorMessage;
 
+/**
+ * `GET /fe/account/history[?start_from=UUID]`: cattle_grid's EventHistoryResponse. Incoming and
+ * outgoing events, newest first: the 10 newest, or (after `start_from`, a history_id) the oldest
+ * 100 after it. cattle_grid leaves `history_id` null here; Corral fills it.
+ */
+export type EventHistoryResponse = { events: EventInformation[] };
+
+/** Corral's addition (server.md section 11): `GET /fe/account/events/{stream}`. */
+export type HistoryStream = StreamName | "all";
+export const historyStreams = [
+  "incoming",
+  "outgoing",
+  "error",
+  "all",
+] as const satisfies readonly HistoryStream[];
+
+/** One retained event: its stream, its id there, when it was stored, and the event as sent. */
+export type HistoryEntry = {
+  stream: StreamName;
+  id: number;
+  receivedAt: string;
+  /** The id the combined stream and /fe/account/history give the same event. */
+  history_id: string;
+  event: StreamEvent;
+};
+
+/**
+ * Newest first. Query: `before`/`after` (per-stream ids; for `all` the cursor a page returned
+ * as `next`), `since`/`until` (ISO), `q`, `type`, `actor`, `host`, `limit` (1–500, default 100),
+ * `id` (an event id, or a history_id).
+ */
+export type HistoryResponse = { events: HistoryEntry[]; more: boolean; next: string | null };
+
 /** GET /account/activity?minutes=N, a Corral addition: per-minute event counts, oldest first. */
 export interface ActivityResponse {
   minutes: ActivityMinute[];
