@@ -1,4 +1,4 @@
-// GET /account/stream/{incoming|outgoing|error}: Server-Sent Events. Frames are
+// GET /account/stream/{incoming|outgoing|error|combined}: Server-Sent Events. Frames are
 // `id: N`, `data: <one line of JSON>`, blank line. A reconnect with Last-Event-ID gets every
 // stored event after N, so a dropped connection or a restart loses nothing; live events arrive
 // through the bus (no polling), and a `: keep-alive` comment keeps idle connections open. Each
@@ -12,24 +12,45 @@ import { checkToken } from "../accounts/index.ts";
 import type { Services } from "../services.ts";
 import type { FeEnv } from "./auth.ts";
 import { sendValidationErrors } from "./errors.ts";
+import { parseCombinedId, watchCombined, type Frame } from "../events/combined.ts";
 
 export function createStreamRoutes(services: Services) {
   return new Hono<FeEnv>().get("/account/stream/:eventType", async (c) => {
     const stream = c.req.param("eventType");
-    if (!(streamNames as readonly string[]).includes(stream)) {
+    if (stream !== "combined" && !(streamNames as readonly string[]).includes(stream)) {
       return sendValidationErrors(c, [
         {
           loc: ["path", "event_type"],
-          msg: "Input should be 'incoming', 'outgoing' or 'error'",
+          msg: "Input should be 'incoming', 'outgoing', 'error' or 'combined'",
           type: "enum",
         },
       ]);
     }
-    const lastEventId = Number.parseInt(c.req.header("last-event-id") ?? "", 10);
     const accountId = c.get("account").id;
     const token = c.get("token");
-    const body = openSseStream(services, accountId, stream as StreamName, {
-      after: Number.isSafeInteger(lastEventId) && lastEventId >= 0 ? lastEventId : null,
+    const lastEventId = c.req.header("last-event-id");
+    let open: OpenFrames;
+    let resumeFrom: string | null;
+    if (stream === "combined") {
+      const after = parseCombinedId(lastEventId);
+      resumeFrom = after && lastEventId!;
+      open = (handlers) => watchCombined(services.events, accountId, after, handlers);
+    } else {
+      const parsed = Number.parseInt(lastEventId ?? "", 10);
+      const after = Number.isSafeInteger(parsed) && parsed >= 0 ? parsed : null;
+      resumeFrom = after === null ? null : String(after);
+      open = async (handlers) => {
+        const watch = await services.events.watch(accountId, stream as StreamName, after, {
+          onRows: (rows) =>
+            handlers.onFrames(rows.map((row) => ({ id: String(row.seq), data: row.data }))),
+          onError: handlers.onError,
+        });
+        return { start: String(watch.start), close: watch.close };
+      };
+    }
+    const body = openSseStream(services, open, {
+      resumeFrom,
+      label: `event stream ${stream} of account ${accountId}`,
       signal: c.req.raw.signal,
       // Checked in the database, so a sign-out or revoke-tokens in any process ends the stream.
       stillValid: async () => {
@@ -48,17 +69,25 @@ export function createStreamRoutes(services: Services) {
   });
 }
 
+/** Starts following what a stream sends: frames as they come, and the id it starts after. */
+export type OpenFrames = (handlers: {
+  onFrames(frames: Frame[]): void;
+  onError(error: unknown): void;
+}) => Promise<{ start: string; close(): void }>;
+
 /**
- * The frames of one subscriber. `after` is the Last-Event-ID; null means "only what happens from
- * now on", as cattle_grid does for a first connection (we also say which id "now" is). Rows come
- * from events.watch(), which shares one read per notification among a stream's subscribers.
+ * The frames of one subscriber. `resumeFrom` is the Last-Event-ID as understood; null means
+ * "only what happens from now on", as cattle_grid does for a first connection (we also say which
+ * id "now" is). Rows come from events.watch(), which shares one read per notification among a
+ * stream's subscribers.
  */
 export function openSseStream(
   services: Services,
-  accountId: number,
-  stream: StreamName,
+  open: OpenFrames,
   options: {
-    after: number | null;
+    resumeFrom: string | null;
+    /** Names the stream in the one line logged when it fails. */
+    label: string;
     signal?: AbortSignal;
     /** Asked at every keep-alive: false (the token ended or expired) closes the stream. */
     stillValid?: () => Promise<boolean>;
@@ -95,16 +124,16 @@ export function openSseStream(
       options.signal?.addEventListener("abort", onAbort);
       let connected = false;
       const pending: string[] = [];
-      const opened = await services.events.watch(accountId, stream, options.after, {
-        onRows(rows) {
+      const opened = await open({
+        onFrames(frames) {
           let chunk = "";
-          for (const row of rows) chunk += `id: ${row.seq}\ndata: ${row.data}\n\n`;
+          for (const frame of frames) chunk += `id: ${frame.id}\ndata: ${frame.data}\n\n`;
           // Rows may come before the watch is returned; they follow the opening frames.
           if (connected) send(chunk);
           else pending.push(chunk);
         },
         onError(error) {
-          console.error(`event stream ${stream} of account ${accountId} failed:`, error);
+          console.error(`${options.label} failed:`, error);
           onAbort();
         },
       });
@@ -114,7 +143,7 @@ export function openSseStream(
       // A client that did not know where it stood (a first connection, or an id from a replaced
       // store) is told, in a frame with an id and no data: SSE clients record the id and
       // dispatch nothing. Resuming from it later gets whatever the client had not yet stored.
-      if (options.after !== opened.start) send(`id: ${opened.start}\n\n`);
+      if (options.resumeFrom !== opened.start) send(`id: ${opened.start}\n\n`);
       connected = true;
       for (const chunk of pending.splice(0)) send(chunk);
       keepAlive = setInterval(() => {
