@@ -3,7 +3,8 @@ import type { Services } from "../services.ts";
 import { reportError } from "../events/report-error.ts";
 import { announceDeliveries, queueDeliveries } from "./queue.ts";
 import { recordOutgoingFollows } from "../follows/outgoing.ts";
-import { idsOf, parseActivityPub } from "../activitypub/parse.ts";
+import { normalizeData } from "../activitypub/muck-out.ts";
+import { idsOf } from "../activitypub/parse.ts";
 import { resolveInboxes } from "./remote-inboxes.ts";
 import { appendInTransaction } from "./append-in-transaction.ts";
 import { claimSend, linkEvent } from "../triggers/triggers.store.ts";
@@ -54,7 +55,7 @@ export async function sendAsActor(services: Services, input: SendInput): Promise
   const event = {
     actor: input.actorId,
     event_type: "outgoing",
-    data: { raw: sent, parsed: parseActivityPub(sent) },
+    data: { raw: sent, parsed: normalizeData(sent, input.actorId) },
     history_id: null,
     trigger_id: triggerId,
   };

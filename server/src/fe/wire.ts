@@ -84,20 +84,12 @@ export type ErrorDetail = { detail: string };
 /** 422: FastAPI's validation error, every entry with loc, msg, type. */
 export type ValidationErrorResponse = { detail: ValidationError[] };
 
-/** muck_out-style normalised view of a payload (see cattle_grid's muck_out). */
-export type ParsedPayload = {
-  activity?: Record<string, unknown> & {
-    type?: string;
-    id?: string;
-    actor?: string;
-    to?: string[];
-    cc?: string[];
-    object?: string;
-  };
-  object?: Record<string, unknown>;
-  actor?: Record<string, unknown>;
-  collection?: Record<string, unknown>;
-};
+/**
+ * `parsed`: muck_out 0.3.16's normalised view, key for key as cattle_grid sends it
+ * (server/src/activitypub/muck-out.ts). `{}` when nothing normalises (an activity without ids).
+ */
+export type { Parsed as ParsedPayload } from "../activitypub/muck-out.ts";
+import type { Parsed as ParsedPayload } from "../activitypub/muck-out.ts";
 
 /** Data of an incoming/outgoing stream frame: cattle_grid's EventInformation. */
 export type EventInformation = {

@@ -5,7 +5,7 @@ import { loadSigner } from "../activitypub/local-keys.ts";
 import { outgoingOf } from "../activitypub/outgoing.ts";
 import { isOurHost, isOurs } from "../activitypub/origins.ts";
 import { loadLocalDocument } from "./local-documents.ts";
-import { parseActivityPub } from "../activitypub/parse.ts";
+import { normalizeData } from "../activitypub/muck-out.ts";
 import { signedGet } from "../activitypub/signing.ts";
 
 export type LookupResult = { raw: unknown; parsed?: unknown } | { raw: null; error: string };
@@ -56,11 +56,11 @@ async function lookup(
   if (isOurs(services, uri)) {
     const local = await loadLocalDocument(services, uri, input.actorId);
     if (!local.found) return { raw: null, error: local.reason };
-    return { raw: local.document, parsed: parseActivityPub(local.document) };
+    return { raw: local.document, parsed: normalizeData(local.document, input.actorId) };
   }
   const signer = await loadSigner(services.db, input.actorId);
   if (!signer) return { raw: null, error: `actor ${input.actorId} has no signing key here` };
   const result = await signedGet(uri, signer, { outgoing, timeoutMs: remaining() });
   if (!result.ok) return { raw: null, error: result.reason };
-  return { raw: result.document, parsed: parseActivityPub(result.document) };
+  return { raw: result.document, parsed: normalizeData(result.document, input.actorId) };
 }

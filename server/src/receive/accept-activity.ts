@@ -1,4 +1,5 @@
-import { idOf, parseActivityPub } from "../activitypub/parse.ts";
+import { normalizeData } from "../activitypub/muck-out.ts";
+import { idOf, idsOf } from "../activitypub/parse.ts";
 import type { Services } from "../services.ts";
 import type { InboxHandlers } from "./inbox-handlers.ts";
 import {
@@ -50,7 +51,8 @@ export async function acceptActivity(
       reason: `the activity's actor ${claimed ?? "(none)"} is not its sender ${sender}`,
     };
   }
-  const parsed = parseActivityPub(raw);
+  // muck_out's view depends on who receives it only when the activity names no one in `to`.
+  const shared = idsOf(raw.to).length > 0 ? normalizeData(raw) : null;
   const addressed: Recipient[] =
     actorId !== null
       ? [(await findRecipient(services.db, actorId)) ?? { id: actorId, accountId: null }]
@@ -66,7 +68,7 @@ export async function acceptActivity(
         await services.events.append(accountId, "incoming", {
           actor: recipient,
           event_type: "incoming",
-          data: { raw, parsed },
+          data: { raw, parsed: shared ?? normalizeData(raw, recipient) },
           history_id: null,
           trigger_id: null,
         });
