@@ -4,13 +4,19 @@ import type { Db } from "../db/db.ts";
 import { findLocalActor, loadPublicKey } from "./local-keys.ts";
 import { idOf, isObject } from "./parse.ts";
 import type { Outgoing } from "./outgoing.ts";
-import { signedGet } from "./signing.ts";
+import { signedGet, type FetchResult, type Signer } from "./signing.ts";
 
 // Public keys for verifying inbox requests. Fedify's verifyRequest() asks its KeyCache first and
 // only on a miss fetches the key and runs it through JSON-LD (slow, and it needs the contexts).
 // Ours answers every get(): our own actors' keys straight from the database, remote ones with a
 // plain-JSON fetch of the key's document. The key's owner must share the key's origin, so a
 // document cannot claim someone else's key.
+//
+// The fetch is signed (server.md §5): cattle_grid, GoToSocial and Mastodon in secure mode answer
+// an unsigned GET of an actor with 401. It is signed by our instance actor, which we serve to
+// anyone, so a peer that fetches our key back to check the signature never loops. A signed fetch
+// refused with 401 or 403 is tried once unsigned (a peer that cannot reach our instance actor may
+// still serve keys to anyone) before the failure is remembered for 30 s.
 
 const KEY_TTL_MS = 60 * 60 * 1000;
 const FAILURE_TTL_MS = 30 * 1000;
@@ -24,6 +30,8 @@ interface Entry {
 export interface KeyCacheOptions {
   db: Db;
   outgoing: Outgoing;
+  /** Who signs key fetches (the instance actor); null: unsigned. */
+  signer: () => Promise<Signer | null>;
 }
 
 export class InboxKeyCache implements KeyCache {
@@ -65,12 +73,7 @@ export class InboxKeyCache implements KeyCache {
       if (publicKey)
         return found(new CryptographicKey({ id: keyId, owner: new URL(local.id), publicKey }));
     }
-    // Unsigned: servers with authorized fetch still serve actors' keys to anyone (that is how
-    // a first contact can verify at all).
-    const fetched = await signedGet(documentUrl.href, null, {
-      outgoing: this.#options.outgoing,
-      timeoutMs: 10_000,
-    });
+    const fetched = await this.#fetchKeyDocument(documentUrl.href);
     if (!fetched.ok) return failed(`key ${keyId.href} could not be fetched: ${fetched.reason}`);
     const pem = findKey(fetched.document, keyId);
     if (!pem.ok) return failed(pem.reason);
@@ -83,6 +86,22 @@ export class InboxKeyCache implements KeyCache {
     } catch (error) {
       return failed(`key ${keyId.href} could not be imported: ${(error as Error).message}`);
     }
+  }
+
+  async #fetchKeyDocument(url: string): Promise<FetchResult> {
+    const options = { outgoing: this.#options.outgoing, timeoutMs: 10_000 };
+    let signer: Signer | null = null;
+    try {
+      signer = await this.#options.signer();
+    } catch {
+      // No instance actor (the database away): an unsigned fetch still serves most peers.
+    }
+    const first = await signedGet(url, signer, options);
+    if (first.ok || !signer || (first.status !== 401 && first.status !== 403)) return first;
+    const unsigned = await signedGet(url, null, options);
+    return unsigned.ok
+      ? unsigned
+      : { ...first, reason: `${first.reason} (signed by ${signer.keyId.href}; unsigned too)` };
   }
 }
 

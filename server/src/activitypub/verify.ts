@@ -2,6 +2,8 @@ import { verifyRequestDetailed } from "@fedify/fedify";
 import type { Services } from "../services.ts";
 import { createDocumentLoader } from "./document-loader.ts";
 import { InboxKeyCache } from "./key-cache.ts";
+import { loadInstanceSigner } from "./local-keys.ts";
+import type { Signer } from "./signing.ts";
 import { outgoingOf } from "./outgoing.ts";
 import { verifyDraftQuickly, type SignedRequest } from "./verify-draft.ts";
 
@@ -39,7 +41,7 @@ export async function verifySigner(
   try {
     result = await verifyRequestDetailed(copy, {
       keyCache,
-      documentLoader: createDocumentLoader(outgoingOf(services)),
+      documentLoader: createDocumentLoader(outgoingOf(services), instanceSignerOf(services)),
     });
   } catch (error) {
     // Fedify throws rather than answers for some keys (an Ed25519 key in a draft-cavage signature).
@@ -68,8 +70,17 @@ function getKeyCache(services: Services): InboxKeyCache {
     cache = new InboxKeyCache({
       db: services.db,
       outgoing: outgoingOf(services),
+      signer: instanceSignerOf(services),
     });
     keyCaches.set(services, cache);
   }
   return cache;
+}
+
+/** Key fetches are signed by the instance actor of our first origin (server.md §5). */
+function instanceSignerOf(services: Services): () => Promise<Signer | null> {
+  return () => {
+    const baseUrl = services.config.baseUrls[0];
+    return baseUrl ? loadInstanceSigner(services.db, baseUrl) : Promise.resolve(null);
+  };
 }

@@ -118,6 +118,51 @@ export async function createActor(
   return { ok: true, actor: (await findActor(db, id))! };
 }
 
+/** The id of an origin's instance actor (see instance-actor.ts). */
+export function instanceActorId(baseUrl: string): string {
+  return `${baseUrl}/actor/instance`;
+}
+
+/**
+ * The instance actor of `baseUrl`, created on first use: an Application of no account. Two
+ * processes may race to create it; the loser reads the winner's row.
+ */
+export async function ensureInstanceActorRow(db: Db, baseUrl: string): Promise<ActorRow> {
+  const id = instanceActorId(baseUrl);
+  const existing = await findActor(db, id);
+  if (existing) return existing;
+  const keys = await generateActorKeyColumns();
+  const now = Date.now();
+  const host = new URL(baseUrl).host;
+  const profile: ActorProfile = {
+    type: "Application",
+    name: `Corral at ${host}`,
+    preferredUsername: host,
+  };
+  try {
+    await db.run(
+      `INSERT INTO actors (id, account_id, base_url, name, profile, auto_follow, rsa_private_jwk, rsa_public_jwk,
+         ed25519_private_jwk, ed25519_public_jwk, created_at, updated_at)
+       VALUES (?, NULL, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?)`,
+      [
+        id,
+        baseUrl,
+        "instance actor",
+        JSON.stringify(profile),
+        keys.rsa_private_jwk,
+        keys.rsa_public_jwk,
+        keys.ed25519_private_jwk,
+        keys.ed25519_public_jwk,
+        now,
+        now,
+      ],
+    );
+  } catch (error) {
+    if (!(error instanceof UniqueViolation)) throw error;
+  }
+  return (await findActor(db, id))!;
+}
+
 /** The actor's key columns (JWK text), or undefined for an unknown actor. */
 export function findActorKeyColumns(db: Db, id: string): Promise<ActorKeyColumns | undefined> {
   return db.get<ActorKeyColumns>(
@@ -163,7 +208,7 @@ export async function findActorAccounts(
 
 export async function countLiveActors(db: Db): Promise<number> {
   const row = await db.get<{ n: number | bigint }>(
-    `SELECT COUNT(*) AS n FROM actors WHERE deleted_at IS NULL`,
+    `SELECT COUNT(*) AS n FROM actors WHERE deleted_at IS NULL AND account_id IS NOT NULL`,
   );
   return Number(row?.n ?? 0);
 }

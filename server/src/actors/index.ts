@@ -3,6 +3,8 @@ export {
   acctUri,
   countLiveActors,
   createActor,
+  ensureInstanceActorRow,
+  instanceActorId,
   findActor,
   findActorAccounts,
   findActorAccountId,

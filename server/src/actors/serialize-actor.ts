@@ -59,7 +59,10 @@ export async function serializeActor(
     id,
     preferredUsername: acct
       ? acct.identifier.slice("acct:".length, acct.identifier.lastIndexOf("@"))
-      : null,
+      : // An instance actor has no acct: but names itself as Mastodon's does (its host).
+        actor.accountId === null && typeof profile.preferredUsername === "string"
+        ? profile.preferredUsername
+        : null,
     name: profile.name ?? null,
     summary: profile.summary ?? null,
     icon: toImage(profile.icon),

@@ -1,10 +1,15 @@
 // A remote ActivityPub actor played by the test: a bare HTTP server on loopback with a real RSA
 // key, serving its actor document (and any extra documents), recording every request, and
 // signing requests as itself. Corral fetches its key over HTTP, as it would from any server.
+// With `authorizedFetch` it behaves like cattle_grid, GoToSocial or Mastodon in secure mode: a GET
+// is answered only when signed by a key it can fetch and verify (else 401); with
+// `refuseSigned` it answers a signed GET 401 and an unsigned one as usual (a peer that cannot
+// reach the signer's key).
 
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { exportSpki, generateCryptoKeyPair, signRequest } from "@fedify/fedify";
+import { exportSpki, generateCryptoKeyPair, signRequest, verifyRequest } from "@fedify/fedify";
+import { preloadedContexts } from "@fedify/vocab-runtime";
 
 export interface RemoteActor {
   /** http://HOST:PORT, HOST being `name` (default 127.0.0.1). */
@@ -12,6 +17,8 @@ export interface RemoteActor {
   port: number;
   actorId: string;
   requests: { method: string; url: string; headers: IncomingMessage["headers"]; body: string }[];
+  /** The owners of the keys that signed GETs it answered (authorizedFetch only). */
+  verifiedGetters: string[];
   /** Serves `body` (JSON text) at `path` from now on. */
   serve(path: string, body: string): void;
   /** A POST of `body` to `url` signed with this actor's key (draft-cavage unless told). */
@@ -20,16 +27,22 @@ export interface RemoteActor {
 }
 
 export async function startRemoteActor(
-  options: { name?: string; inboxName?: string } = {},
+  options: {
+    name?: string;
+    inboxName?: string;
+    authorizedFetch?: boolean;
+    refuseSigned?: boolean;
+  } = {},
 ): Promise<RemoteActor> {
   const keys = await generateCryptoKeyPair("RSASSA-PKCS1-v1_5");
   const publicKeyPem = await exportSpki(keys.publicKey);
   const documents = new Map<string, string>();
   const requests: RemoteActor["requests"] = [];
+  const verifiedGetters: string[] = [];
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
-    req.on("end", () => {
+    req.on("end", async () => {
       requests.push({
         method: req.method!,
         url: req.url!,
@@ -38,6 +51,20 @@ export async function startRemoteActor(
       });
       const path = (req.url ?? "/").split("?")[0]!;
       const document = req.method === "GET" ? documents.get(path) : undefined;
+      if (document !== undefined && options.refuseSigned && req.headers.signature) {
+        res.writeHead(401);
+        res.end("signed requests are not accepted here");
+        return;
+      }
+      if (document !== undefined && options.authorizedFetch) {
+        const owner = await verifyGet(req, base);
+        if (!owner) {
+          res.writeHead(401);
+          res.end("a signed request is required");
+          return;
+        }
+        verifiedGetters.push(owner);
+      }
       if (document !== undefined) {
         res.writeHead(200, { "Content-Type": "application/activity+json" });
         res.end(document);
@@ -68,6 +95,7 @@ export async function startRemoteActor(
     port,
     actorId,
     requests,
+    verifiedGetters,
     serve: (path, body) => void documents.set(path, body),
     signedPost: (url, body, spec) =>
       signRequest(
@@ -86,6 +114,24 @@ export async function startRemoteActor(
         server.closeAllConnections();
       }),
   };
+}
+
+/** The owner of the key that signed this GET, fetched from its server unsigned; or null. */
+async function verifyGet(req: IncomingMessage, base: string): Promise<string | null> {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (typeof value === "string") headers.set(name, value);
+  }
+  const key = await verifyRequest(new Request(`${base}${req.url}`, { headers }), {
+    documentLoader: async (url) => {
+      if (Object.hasOwn(preloadedContexts, url))
+        return { contextUrl: null, document: preloadedContexts[url], documentUrl: url };
+      const response = await fetch(url, { headers: { Accept: "application/activity+json" } });
+      if (!response.ok) throw new Error(`${url} answered ${response.status}`);
+      return { contextUrl: null, document: await response.json(), documentUrl: url };
+    },
+  }).catch(() => null);
+  return key?.ownerId?.href ?? null;
 }
 
 /** JSON text of an object nested `depth` levels deep: {"a":{"a":…1…}}. */
