@@ -16,7 +16,7 @@ afterEach(() => server?.close());
 
 const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 10_000 });
 
-describe("parsed on stream events", () => {
+describe("parsed and actor_info on stream events", () => {
   it("has the activity and its embedded_object with contentPlain, tag, attachment and url, in and out", async () => {
     server = await startTestServer();
     await addAccount(server, "alice");
@@ -77,6 +77,12 @@ describe("parsed on stream events", () => {
       expect((await events())[0].event.data.parsed).toEqual({
         activity,
         embedded_object: embedded,
+      });
+      // actor_info (server.md section 11): our own actor, from the database.
+      expect((await events())[0].event.actor_info).toEqual({
+        id: from.id,
+        handle: `@alice@${new URL(server!.url).host}`,
+        name: null,
       });
     }
   });

@@ -99,7 +99,11 @@ export type EventInformation = {
   history_id: string | null;
   /** Corral's addition: the trigger that caused it, or null. */
   trigger_id?: string | null;
+  /** Corral's addition (server.md section 11): the activity's actor in words. */
+  actor_info?: ActorInfo;
 };
+export type { ActorInfo } from "../activitypub/actor-info-shape.ts";
+import type { ActorInfo } from "../activitypub/actor-info-shape.ts";
 
 /** Data of an error stream frame: cattle_grid's ErrorMessage plus Corral's optional fields. */
 export type ErrorMessage = {

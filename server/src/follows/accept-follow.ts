@@ -1,3 +1,4 @@
+import { actorInfoOf } from "../activitypub/actor-info.ts";
 import { normalizeData } from "../activitypub/muck-out.ts";
 import { idOf } from "../activitypub/parse.ts";
 import { findActor } from "../actors/index.ts";
@@ -50,6 +51,7 @@ export async function acceptFollow(
       data: { raw: accept, parsed: normalizeData(accept, actorId) },
       history_id: null,
       trigger_id: null,
+      actor_info: await actorInfoOf(services, actorId),
     };
     // The Accept and its outgoing event: one transaction.
     await appendInTransaction(services, accountId, "outgoing", event, async (tx) => {

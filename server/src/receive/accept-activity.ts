@@ -1,3 +1,4 @@
+import { actorInfoOf } from "../activitypub/actor-info.ts";
 import { normalizeData } from "../activitypub/muck-out.ts";
 import { idOf, idsOf } from "../activitypub/parse.ts";
 import type { Services } from "../services.ts";
@@ -58,6 +59,7 @@ export async function acceptActivity(
       ? [(await findRecipient(services.db, actorId)) ?? { id: actorId, accountId: null }]
       : await findAddressedActors(services, raw, sender);
   const activityId = typeof raw.id === "string" ? raw.id : null;
+  const actorInfo = await actorInfoOf(services, sender);
   const recipients: string[] = [];
   for (const { id: recipient, accountId } of addressed) {
     const key = activityId === null ? null : { actorId: recipient, activityId, senderId: sender };
@@ -71,6 +73,7 @@ export async function acceptActivity(
           data: { raw, parsed: shared ?? normalizeData(raw, recipient) },
           history_id: null,
           trigger_id: null,
+          actor_info: actorInfo,
         });
       }
     } catch (error) {
