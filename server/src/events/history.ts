@@ -89,7 +89,8 @@ export async function readHistory(
         stream,
         limit: page.limit + 1,
         beforeSeq: page.before?.[stream],
-        afterSeq: page.after?.[stream],
+        // A stream the cursor does not name: from its start, as everything in it is newer.
+        afterSeq: page.after ? (page.after[stream] ?? 0) : undefined,
       }),
     ),
   );

@@ -208,6 +208,17 @@ describe("GET /fe/account/events/{stream} (server.md section 11)", () => {
     expect(seen).toHaveLength(15);
     expect(new Set(seen).size).toBe(15);
     expect([...seen].sort().reverse()).toEqual(seen);
+    // Upwards from the start: after= a cursor, each page the next newer ones.
+    const upwards: string[] = [];
+    cursor = "i0";
+    while (cursor) {
+      const page = await (
+        await fe(server!, token, `/account/events/all?limit=4&after=${cursor}`)
+      ).json();
+      upwards.unshift(...page.events.map((e: { history_id: string }) => e.history_id));
+      cursor = page.next;
+    }
+    expect(upwards).toEqual(seen);
     // One event of all by its history_id.
     const one = await (await fe(server!, token, `/account/events/all?id=${seen[3]}`)).json();
     expect(one.events.map((e: { history_id: string }) => e.history_id)).toEqual([seen[3]]);
