@@ -16,6 +16,7 @@ import type { Services } from "./services.ts";
 import { observeInbox } from "./metrics/observe.ts";
 import { countSignInFailures, serveMetrics } from "./web/metrics.ts";
 import { createHealthRoutes } from "./web/health.ts";
+import { warnOfIgnoredForwarding } from "./web/forwarded-warning.ts";
 import { createProxyHandler } from "./web/proxy.ts";
 import { requestLog } from "./web/request-log.ts";
 import { securityHeaders } from "./web/security-headers.ts";
@@ -31,7 +32,9 @@ export function createListener(
 ): RequestListener {
   const inbox = createInboxListener(services);
   const rest = getRequestListener(createApp(services, options).fetch);
+  const trustProxy = services.config.trustProxy;
   return (req, res) => {
+    warnOfIgnoredForwarding(req.headers, trustProxy);
     if (!inbox(req, res)) void rest(req, res);
   };
 }

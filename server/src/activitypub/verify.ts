@@ -1,16 +1,18 @@
-import { verifyRequestDetailed } from "@fedify/fedify";
+import { verifyRequestDetailed, type DocumentLoader, type KeyCache } from "@fedify/fedify";
 import type { Services } from "../services.ts";
 import { createDocumentLoader } from "./document-loader.ts";
 import { InboxKeyCache, type ActorProfile } from "./key-cache.ts";
 import { loadInstanceSigner } from "./local-keys.ts";
-import type { Signer } from "./signing.ts";
 import { outgoingOf } from "./outgoing.ts";
-import { verifyDraftQuickly, type SignedRequest } from "./verify-draft.ts";
+import type { Signer } from "./signing.ts";
+import { parseSignatureHeader, verifyDraftQuickly, type SignedRequest } from "./verify-draft.ts";
+import { verifyRfc9421Quickly } from "./verify-rfc9421.ts";
 
 // Who signed a request: the inbox (POST, body covered by the digest) and protected objects (GET).
 // Fedify's verifyRequestDetailed() tells draft-cavage from RFC 9421 by the headers and checks the
 // digest, the date window and the signature; the key comes from our cache (no JSON-LD). The usual
-// inbox POST is verified first by verify-draft.ts, which applies the same checks synchronously.
+// inbox POST is verified first by verify-draft.ts, which applies the same checks synchronously;
+// an RFC 9421 signature by verify-rfc9421.ts, which checks what Fedify 2.3.6 gets wrong.
 
 export type Signed = { ok: true; owner: string; keyId: string } | { ok: false; reason: string };
 
@@ -21,28 +23,44 @@ export async function verifySigner(
   request: SignedRequest,
   body: Uint8Array | null,
 ): Promise<Signed> {
+  return verifyWithKeys(
+    request,
+    body,
+    getKeyCache(services),
+    // Used only when a cached key fails to verify (a rotated key): Fedify then refetches the
+    // key itself, through our address check like every other request we make.
+    () => createDocumentLoader(outgoingOf(services), instanceSignerOf(services)),
+  );
+}
+
+/** verifySigner() with the keys from `keyCache` (the test vectors bring their own). */
+export async function verifyWithKeys(
+  request: SignedRequest,
+  body: Uint8Array | null,
+  keyCache: KeyCache & { reasonFor?(keyId: string): string | undefined },
+  documentLoader: () => DocumentLoader,
+): Promise<Signed> {
   if (!request.headers.has("Signature")) return { ok: false, reason: "the request is not signed" };
   const signatureInput = request.headers.get("Signature-Input");
+  const refused = refusedUpFront(request, body, signatureInput);
+  if (refused) return { ok: false, reason: refused };
   // RFC 9421 leaves covering the body optional; an inbox must insist on it.
   if (body !== null && signatureInput !== null && !signatureInput.includes('"content-digest"')) {
     return { ok: false, reason: "the signature does not cover Content-Digest" };
   }
-  const keyCache = getKeyCache(services);
-  if (body !== null) {
+  if (signatureInput !== null) {
+    const checked = await verifyRfc9421Quickly(request, body, keyCache);
+    if (checked) return { ok: true, ...checked };
+  } else {
     const quick = await verifyDraftQuickly(request, body, keyCache);
     if (quick) return { ok: true, ...quick };
   }
   const headers = new Headers();
   request.headers.forEach((value, name) => headers.append(name, value));
   const copy = new Request(request.url, { method: request.method, headers, body });
-  // The loader is used only when a cached key fails to verify (a rotated key): Fedify then
-  // refetches the key itself, through our address check like every other request we make.
   let result;
   try {
-    result = await verifyRequestDetailed(copy, {
-      keyCache,
-      documentLoader: createDocumentLoader(outgoingOf(services), instanceSignerOf(services)),
-    });
+    result = await verifyRequestDetailed(copy, { keyCache, documentLoader: documentLoader() });
   } catch (error) {
     // Fedify throws rather than answers for some keys (an Ed25519 key in a draft-cavage signature).
     return { ok: false, reason: `the signature could not be checked: ${(error as Error).message}` };
@@ -51,7 +69,7 @@ export async function verifySigner(
     const reason = result.reason;
     if (reason.type === "noSignature") return { ok: false, reason: "the request is not signed" };
     const keyId = reason.keyId?.href;
-    const fetchReason = keyId ? keyCache.reasonFor(keyId) : undefined;
+    const fetchReason = keyId ? keyCache.reasonFor?.(keyId) : undefined;
     return {
       ok: false,
       reason:
@@ -67,6 +85,37 @@ export async function verifySigner(
 /** What verifying an actor's signatures taught us of it (its key's document), if anything. */
 export function knownActorProfile(services: Services, actorId: string): ActorProfile | undefined {
   return keyCaches.get(services)?.profileOf(actorId);
+}
+
+/**
+ * What no key could make valid, said plainly (Fedify answers each of these with "invalid"): a
+ * key id that is not a URL (ActivityPub keys are fetched from their id), a shared-secret (HMAC)
+ * algorithm, a draft-cavage POST whose signature leaves the body's Digest out.
+ */
+function refusedUpFront(
+  request: SignedRequest,
+  body: Uint8Array | null,
+  signatureInput: string | null,
+): string | undefined {
+  if (signatureInput !== null) {
+    const keyId = /;\s*keyid="([^"]*)"/.exec(signatureInput)?.[1];
+    if (keyId !== undefined && !URL.canParse(keyId))
+      return `the signature's keyid "${keyId}" is not a URL: keys are fetched from their id`;
+    const algorithm = /;\s*alg="([^"]*)"/.exec(signatureInput)?.[1];
+    if (algorithm !== undefined && algorithm.toLowerCase().startsWith("hmac-"))
+      return `the signature's algorithm ${algorithm} needs a shared secret, which no actor publishes`;
+    return undefined;
+  }
+  const params = parseSignatureHeader(request.headers.get("Signature"));
+  if (!params) return undefined;
+  if (params.keyId !== undefined && !URL.canParse(params.keyId))
+    return `the signature's keyId "${params.keyId}" is not a URL: keys are fetched from their id`;
+  if (params.algorithm !== undefined && params.algorithm.toLowerCase().startsWith("hmac-"))
+    return `the signature's algorithm ${params.algorithm} needs a shared secret, which no actor publishes`;
+  const covered = (params.headers ?? "date").toLowerCase().split(/\s+/);
+  if (body !== null && !covered.includes("digest")) return "the signature does not cover Digest";
+  if (!covered.includes("(request-target)")) return "the signature does not cover (request-target)";
+  return undefined;
 }
 
 function getKeyCache(services: Services): InboxKeyCache {

@@ -6,7 +6,7 @@
 // revoke-tokens, a new password, expiry), whichever process ended it.
 
 import { Hono } from "hono";
-import type { StreamName } from "./wire.ts";
+import type { StreamName, ValidationError } from "./wire.ts";
 import { streamNames } from "./wire.ts";
 import { checkToken } from "../accounts/index.ts";
 import type { Services } from "../services.ts";
@@ -17,15 +17,25 @@ import { parseCombinedId, watchCombined, type Frame } from "../events/combined.t
 export function createStreamRoutes(services: Services) {
   return new Hono<FeEnv>().get("/account/stream/:eventType", async (c) => {
     const stream = c.req.param("eventType");
+    const errors: ValidationError[] = [];
     if (stream !== "combined" && !(streamNames as readonly string[]).includes(stream)) {
-      return sendValidationErrors(c, [
-        {
-          loc: ["path", "event_type"],
-          msg: "Input should be 'incoming', 'outgoing', 'error' or 'combined'",
-          type: "enum",
-        },
-      ]);
+      errors.push({
+        loc: ["path", "event_type"],
+        msg: "Input should be 'incoming', 'outgoing', 'error' or 'combined'",
+        type: "enum",
+      });
     }
+    // cattle_grid's `timeout` (seconds, a number) means nothing to our streams, but a value that
+    // is no number is refused as cattle_grid refuses it (the last one counts, as in FastAPI).
+    const timeout = c.req.queries("timeout")?.at(-1);
+    if (timeout !== undefined && (timeout.trim() === "" || Number.isNaN(Number(timeout)))) {
+      errors.push({
+        loc: ["query", "timeout"],
+        msg: "Input should be a valid number, unable to parse string as a number",
+        type: "float_parsing",
+      });
+    }
+    if (errors.length > 0) return sendValidationErrors(c, errors);
     const accountId = c.get("account").id;
     const token = c.get("token");
     const lastEventId = c.req.header("last-event-id");
