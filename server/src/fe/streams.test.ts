@@ -225,9 +225,12 @@ describe("GET /fe/account/stream/combined", () => {
     const sse = await connect(server, token, "combined");
     expect(sse.status).toBe(200);
     expect(await sse.waitFor((f) => f.id !== undefined)).toEqual({ id: "0.0" });
+    // Each seen before the next is stored: across two streams, only that fixes the order.
     await server.services.events.append(account.id, "incoming", event("incoming", 1));
+    await sse.waitForData(1);
     await server.services.events.append(account.id, "error", { message: ["no"] });
     await server.services.events.append(account.id, "outgoing", event("outgoing", 1));
+    await sse.waitForData(2);
     await server.services.events.append(account.id, "incoming", event("incoming", 2));
     const frames = await sse.waitForData(3);
     const data = frames.map((f) => JSON.parse(f.data!));
