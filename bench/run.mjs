@@ -8,6 +8,11 @@ const steps = [
   ["federation (loopback)", "node", ["bench/federation.bench.ts"]],
   ["delivery and inbox vs bare Fedify (loopback)", "node", ["bench/delivery.bench.ts"]],
   [
+    "history queries, 10,000 events per stream (SQLite and PostgreSQL)",
+    "node",
+    ["bench/history.bench.ts"],
+  ],
+  [
     "scale (SQLite and PostgreSQL, one process and web×2 + worker)",
     "node",
     ["bench/scale.bench.ts"],

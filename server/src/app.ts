@@ -59,6 +59,9 @@ export function createApp(services: Services, options: { throttle?: SignInThrott
   app.post("/fe/signin", countSignInFailures(services));
   app.route("/", createHealthRoutes(services.db));
   app.route("/fe", createFeApp(services, options));
+  // A mounted app's notFound is never reached (Hono asks only the top app's): answer unknown
+  // /fe paths here, in FastAPI's JSON, before federation and the console see them.
+  app.all("/fe/*", (c) => c.json({ detail: "Not Found" }, 404));
   app.post("*", (c, next) => routeInbox(services, c, next));
   app.get("/objects/:id", (c) =>
     handleObjectRequest(services, toBaseUrlRequest(services, c.req.raw)),

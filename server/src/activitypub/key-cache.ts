@@ -34,12 +34,24 @@ export interface KeyCacheOptions {
   signer: () => Promise<Signer | null>;
 }
 
+/** What an actor document fetched for its key says of its actor (for events' actor_info). */
+export interface ActorProfile {
+  preferredUsername: string | null;
+  name: string | null;
+}
+
 export class InboxKeyCache implements KeyCache {
   readonly #entries = new Map<string, Entry>();
+  readonly #profiles = new Map<string, ActorProfile>();
   readonly #options: KeyCacheOptions;
 
   constructor(options: KeyCacheOptions) {
     this.#options = options;
+  }
+
+  /** The preferredUsername and name of an actor whose document a key was fetched from. */
+  profileOf(actorId: string): ActorProfile | undefined {
+    return this.#profiles.get(actorId);
   }
 
   /** Why the last fetch of `keyId` failed, for the 401 answer. */
@@ -80,6 +92,7 @@ export class InboxKeyCache implements KeyCache {
     if (new URL(pem.owner).origin !== keyId.origin) {
       return failed(`key ${keyId.href} claims owner ${pem.owner} on another origin`);
     }
+    this.#keepProfile(pem.owner, fetched.document);
     try {
       const publicKey = await importPem(pem.publicKeyPem);
       return found(new CryptographicKey({ id: keyId, owner: new URL(pem.owner), publicKey }));
@@ -102,6 +115,17 @@ export class InboxKeyCache implements KeyCache {
     return unsigned.ok
       ? unsigned
       : { ...first, reason: `${first.reason} (signed by ${signer.keyId.href}; unsigned too)` };
+  }
+
+  #keepProfile(owner: string, document: unknown) {
+    if (!isObject(document) || idOf(document.id) !== owner) return; // a key document
+    const text = (value: unknown) => (typeof value === "string" ? value : null);
+    this.#profiles.delete(owner);
+    this.#profiles.set(owner, {
+      preferredUsername: text(document.preferredUsername),
+      name: text(document.name),
+    });
+    if (this.#profiles.size > 10_000) this.#profiles.delete(this.#profiles.keys().next().value!);
   }
 }
 

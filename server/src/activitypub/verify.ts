@@ -1,7 +1,7 @@
 import { verifyRequestDetailed, type DocumentLoader, type KeyCache } from "@fedify/fedify";
 import type { Services } from "../services.ts";
 import { createDocumentLoader } from "./document-loader.ts";
-import { InboxKeyCache } from "./key-cache.ts";
+import { InboxKeyCache, type ActorProfile } from "./key-cache.ts";
 import { loadInstanceSigner } from "./local-keys.ts";
 import { outgoingOf } from "./outgoing.ts";
 import type { Signer } from "./signing.ts";
@@ -80,6 +80,11 @@ export async function verifyWithKeys(
   const owner = result.key.ownerId?.href;
   if (!owner) return { ok: false, reason: `key ${result.key.id?.href} names no owner` };
   return { ok: true, owner, keyId: result.key.id?.href ?? "" };
+}
+
+/** What verifying an actor's signatures taught us of it (its key's document), if anything. */
+export function knownActorProfile(services: Services, actorId: string): ActorProfile | undefined {
+  return keyCaches.get(services)?.profileOf(actorId);
 }
 
 /**

@@ -55,6 +55,8 @@ function note() {
     "@context": "https://www.w3.org/ns/activitystreams",
     id: `${origin}/note`,
     type: "Note",
+    attributedTo: `${origin}/actor`,
+    content: "<p>hi</p>",
   };
 }
 
@@ -92,7 +94,10 @@ describe("corral lookup", () => {
   it("prints the parsed form with --parsed", async () => {
     const result = await lookup(`${origin}/note`, "--parsed");
     expect(result.code, result.stderr).toBe(0);
-    expect(JSON.parse(result.stdout)).toMatchObject({ object: { id: `${origin}/note` } });
+    // muck_out's view: addressed to no one, so to the actor it was fetched as.
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      object: { id: `${origin}/note`, contentPlain: "hi", to: [expect.any(String)] },
+    });
   });
 
   it("answers a local handle from the database", async () => {

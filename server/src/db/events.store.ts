@@ -8,6 +8,19 @@ import type { Db } from "./db.ts";
 export interface StoredEvent {
   seq: number;
   data: string;
+  /** When it was stored, ms since the epoch. */
+  createdAt: number;
+}
+
+/** One event to append: its JSON, and what history filters match it by (null: nothing). */
+export interface AppendedEvent {
+  json: string;
+  /** The activity's type. */
+  kind?: string | null;
+  /** Actor ids, space-separated, a space at each end. */
+  actors?: string | null;
+  /** Hosts, space-separated, a space at each end. */
+  hosts?: string | null;
 }
 
 // PostgreSQL: one statement, so one round trip and READ COMMITTED (a SERIALIZABLE transaction
@@ -18,24 +31,24 @@ const appendPostgres = `WITH next AS (
     INSERT INTO event_streams (account_id, stream, seq) VALUES (?, ?, ?)
     ON CONFLICT (account_id, stream) DO UPDATE SET seq = event_streams.seq + excluded.seq
     RETURNING seq)
-  INSERT INTO events (account_id, stream, seq, data, created_at)
-  SELECT ?, ?, next.seq - ? + d.ord, d.data, ?
-  FROM next, json_array_elements_text((?::text)::json) WITH ORDINALITY AS d(data, ord)
+  INSERT INTO events (account_id, stream, seq, data, created_at, kind, actors, hosts)
+  SELECT ?, ?, next.seq - ? + d.ord, d.e->>0, ?, d.e->>1, d.e->>2, d.e->>3
+  FROM next, json_array_elements((?::text)::json) WITH ORDINALITY AS d(e, ord)
   RETURNING seq`;
 
 const bumpCounter = `INSERT INTO event_streams (account_id, stream, seq) VALUES (?, ?, ?)
   ON CONFLICT (account_id, stream) DO UPDATE SET seq = event_streams.seq + excluded.seq
   RETURNING seq`;
 
-/** Stores `jsons` as the stream's next events, in order, in one transaction; the last seq. */
+/** Stores `events` as the stream's next events, in order, in one transaction; the last seq. */
 export async function appendEvents(
   db: Db,
   accountId: number,
   stream: string,
-  jsons: readonly string[],
+  events: readonly AppendedEvent[],
 ): Promise<number> {
   const now = Date.now();
-  const k = jsons.length;
+  const k = events.length;
   if (db.dialect === "postgres") {
     const rows = await db.all<{ seq: number }>(appendPostgres, [
       accountId,
@@ -45,7 +58,9 @@ export async function appendEvents(
       stream,
       k,
       now,
-      JSON.stringify(jsons),
+      JSON.stringify(
+        events.map((e) => [e.json, e.kind ?? null, e.actors ?? null, e.hosts ?? null]),
+      ),
     ]);
     return Math.max(...rows.map((row) => Number(row.seq)));
   }
@@ -53,9 +68,11 @@ export async function appendEvents(
   return db.transaction(async (tx) => {
     const last = Number((await tx.get<{ seq: number }>(bumpCounter, [accountId, stream, k]))!.seq);
     for (let i = 0; i < k; i++) {
+      const e = events[i]!;
       await tx.run(
-        `INSERT INTO events (account_id, stream, seq, data, created_at) VALUES (?, ?, ?, ?, ?)`,
-        [accountId, stream, last - k + 1 + i, jsons[i], now],
+        `INSERT INTO events (account_id, stream, seq, data, created_at, kind, actors, hosts)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+        [accountId, stream, last - k + 1 + i, e.json, now, e.kind, e.actors, e.hosts],
       );
     }
     return last;
@@ -83,11 +100,103 @@ export async function readEventsAfter(
   afterSeq: number,
   limit: number,
 ): Promise<StoredEvent[]> {
-  const rows = await db.all<{ seq: number | bigint; data: string }>(
-    `SELECT seq, data FROM events WHERE account_id = ? AND stream = ? AND seq > ? ORDER BY seq LIMIT ?`,
+  const rows = await db.all<EventRow>(
+    `SELECT seq, data, created_at FROM events
+     WHERE account_id = ? AND stream = ? AND seq > ? ORDER BY seq LIMIT ?`,
     [accountId, stream, afterSeq, limit],
   );
-  return rows.map((row) => ({ seq: Number(row.seq), data: row.data }));
+  return rows.map(toStoredEvent);
+}
+
+type EventRow = { seq: number | bigint; data: string; created_at: number | bigint };
+const toStoredEvent = (row: EventRow): StoredEvent => ({
+  seq: Number(row.seq),
+  data: row.data,
+  createdAt: Number(row.created_at),
+});
+
+/** What a history query of one stream asks for; every field but the first three is optional. */
+export interface EventQuery {
+  accountId: number;
+  stream: string;
+  limit: number;
+  /** Only events numbered below this (newest first from there). */
+  beforeSeq?: number;
+  /** Only events numbered above this: the oldest `limit` of them, still answered newest first. */
+  afterSeq?: number;
+  seq?: number;
+  /** Stored at or after / at or before, ms since the epoch. */
+  since?: number;
+  until?: number;
+  /** Text anywhere in the event's JSON, any case. */
+  text?: string;
+  kind?: string;
+  actor?: string;
+  host?: string;
+}
+
+const likeEscape = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** One stream's events matching `query`, newest first, at most `limit`. */
+export async function queryEvents(db: Db, query: EventQuery): Promise<StoredEvent[]> {
+  const where = [`account_id = ?`, `stream = ?`];
+  const params: unknown[] = [query.accountId, query.stream];
+  const add = (condition: string, ...values: unknown[]) => {
+    where.push(condition);
+    params.push(...values);
+  };
+  if (query.seq !== undefined) add(`seq = ?`, query.seq);
+  if (query.beforeSeq !== undefined) add(`seq < ?`, query.beforeSeq);
+  if (query.afterSeq !== undefined) add(`seq > ?`, query.afterSeq);
+  if (query.since !== undefined) add(`created_at >= ?`, query.since);
+  if (query.until !== undefined) add(`created_at <= ?`, query.until);
+  if (query.kind !== undefined) add(`kind = ?`, query.kind);
+  if (query.actor !== undefined) add(`actors LIKE ? ESCAPE '\\'`, `% ${likeEscape(query.actor)} %`);
+  if (query.host !== undefined)
+    add(`hosts LIKE ? ESCAPE '\\'`, `% ${likeEscape(query.host.toLowerCase())} %`);
+  if (query.text !== undefined) {
+    // Both fold ASCII letters only: SQLite's LIKE does no more, and PostgreSQL's ILIKE under the
+    // "C" collation scans about 2.5 times as fast as under a locale's (measured here).
+    const column = db.dialect === "postgres" ? `data COLLATE "C" ILIKE` : `data LIKE`;
+    add(`${column} ? ESCAPE '\\'`, `%${likeEscape(query.text)}%`);
+  }
+  const oldestFirst = query.afterSeq !== undefined;
+  const rows = await db.all<EventRow>(
+    `SELECT seq, data, created_at FROM events WHERE ${where.join(" AND ")}
+     ORDER BY seq ${oldestFirst ? "ASC" : "DESC"} LIMIT ?`,
+    [...params, query.limit],
+  );
+  const events = rows.map(toStoredEvent);
+  return oldestFirst ? events.reverse() : events;
+}
+
+/**
+ * A stream's events after the position (ms, streamRank, seq) in the order of time, then stream
+ * (ranked by name), then seq: the oldest `limit` of them, oldest first (cattle_grid's history).
+ */
+export async function readEventsAfterPosition(
+  db: Db,
+  accountId: number,
+  stream: string,
+  position: { ms: number; stream: string; seq: number },
+  limit: number,
+): Promise<StoredEvent[]> {
+  // For one stream the stream comparison is settled here: a later-named stream's events at the
+  // same ms come after the position, an earlier-named one's do not, the same one's by seq.
+  const params: unknown[] = [accountId, stream, position.ms];
+  let after = `created_at > ?`;
+  if (stream > position.stream) after = `created_at >= ?`;
+  else if (stream === position.stream) {
+    after = `(created_at > ? OR (created_at = ? AND seq > ?))`;
+    params.push(position.ms, position.seq);
+  }
+  const rows = await db.all<EventRow>(
+    `SELECT seq, data, created_at FROM events
+     WHERE account_id = ? AND stream = ? AND ${after}
+     ORDER BY created_at, seq LIMIT ?`,
+    [...params, limit],
+  );
+  return rows.map(toStoredEvent);
 }
 
 /** The newest seq handed out for a stream (its counter), 0 before the first event. */

@@ -218,6 +218,20 @@ const migrations: Migration[] = [
       `CREATE INDEX deliveries_body ON deliveries(body_id)`,
     ],
   },
+  {
+    // History queries (server.md section 11): what each event is about, kept beside it at append
+    // time (events/event-meta.ts) so that filters read no JSON; `kind` is the activity's type,
+    // `actors` and `hosts` space-separated with a space at each end. Events stored before this
+    // have none and match no such filter. The time index serves since/until and cattle_grid's
+    // history (ordered by time, then stream, then seq).
+    id: 7,
+    sql: () => [
+      `ALTER TABLE events ADD COLUMN kind TEXT`,
+      `ALTER TABLE events ADD COLUMN actors TEXT`,
+      `ALTER TABLE events ADD COLUMN hosts TEXT`,
+      `CREATE INDEX events_time ON events(account_id, stream, created_at, seq)`,
+    ],
+  },
 ];
 
 /** True when every migration this build knows has been applied (/readyz answers 200 only then). */

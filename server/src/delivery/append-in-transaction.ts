@@ -2,6 +2,7 @@ import { getLogger } from "@logtape/logtape";
 import type { Services } from "../services.ts";
 import type { Db } from "../db/db.ts";
 import { appendEvents, pruneEvents } from "../db/events.store.ts";
+import { withMeta } from "../events/event-meta.ts";
 import { eventJson } from "../events/fit-event.ts";
 import type { StreamName } from "../events/streams.ts";
 import { timeEventAppend } from "../metrics/observe.ts";
@@ -28,11 +29,11 @@ export async function appendInTransaction(
   work: (tx: Db) => Promise<boolean>,
   after?: (tx: Db, seq: number) => Promise<void>,
 ): Promise<number | null> {
-  const json = eventJson(event);
+  const appended = withMeta(eventJson(event), event);
   const stopTimer = timeEventAppend(services, stream);
   const seq = await services.db.transaction(async (tx) => {
     if (!(await work(tx))) return null;
-    const seq = await appendEvents(tx, accountId, stream, [json]);
+    const seq = await appendEvents(tx, accountId, stream, [appended]);
     await after?.(tx, seq);
     return seq;
   });

@@ -3,7 +3,9 @@ import type { Services } from "../services.ts";
 import { reportError } from "../events/report-error.ts";
 import { announceDeliveries, queueDeliveries } from "./queue.ts";
 import { recordOutgoingFollows } from "../follows/outgoing.ts";
-import { idsOf, parseActivityPub } from "../activitypub/parse.ts";
+import { actorInfoOf } from "../activitypub/actor-info.ts";
+import { normalizeData } from "../activitypub/muck-out.ts";
+import { idOf, idsOf } from "../activitypub/parse.ts";
 import { resolveInboxes } from "./remote-inboxes.ts";
 import { appendInTransaction } from "./append-in-transaction.ts";
 import { claimSend, linkEvent } from "../triggers/triggers.store.ts";
@@ -54,9 +56,10 @@ export async function sendAsActor(services: Services, input: SendInput): Promise
   const event = {
     actor: input.actorId,
     event_type: "outgoing",
-    data: { raw: sent, parsed: parseActivityPub(sent) },
+    data: { raw: sent, parsed: normalizeData(sent, input.actorId) },
     history_id: null,
     trigger_id: triggerId,
+    actor_info: await actorInfoOf(services, idOf(sent.actor) ?? input.actorId),
   };
   const seq = await appendInTransaction(
     services,

@@ -7,12 +7,14 @@ import type { BusMessage, EventBus } from "../db/bus.ts";
 import type { Db } from "../db/db.ts";
 import {
   appendEvents,
+  type AppendedEvent,
   lastEventSeq,
   pruneEvents,
   readEventsAfter,
   type StoredEvent,
 } from "../db/events.store.ts";
 import { createFanOut, type Watch, type WatchHandlers } from "./fan-out.ts";
+import { withMeta } from "./event-meta.ts";
 import { eventJson, MAX_EVENT_BYTES } from "./fit-event.ts";
 import { streamNames, type StreamName } from "./streams.ts";
 import { fillFirstTriggerBodies, fillTriggerBodies, SentBodies } from "./trigger-bodies.ts";
@@ -65,7 +67,7 @@ export interface EventLog {
 export { SentBodies };
 
 interface Pending {
-  json: string;
+  event: AppendedEvent;
   resolve(seq: number): void;
   reject(error: unknown): void;
 }
@@ -80,9 +82,9 @@ function takeGroup(queue: Pending[]): Pending[] {
   while (
     n < queue.length &&
     n < MAX_GROUP &&
-    (n === 0 || bytes + queue[n]!.json.length <= MAX_GROUP_BYTES)
+    (n === 0 || bytes + queue[n]!.event.json.length <= MAX_GROUP_BYTES)
   )
-    bytes += queue[n++]!.json.length;
+    bytes += queue[n++]!.event.json.length;
   return queue.splice(0, n);
 }
 
@@ -121,7 +123,7 @@ export function createEventLog(db: Db, bus: EventBus, options: EventLogOptions):
           db,
           accountId,
           stream,
-          group.map((p) => p.json),
+          group.map((p) => p.event),
         );
       } catch (error) {
         for (const pending of group) pending.reject(error);
@@ -156,12 +158,12 @@ export function createEventLog(db: Db, bus: EventBus, options: EventLogOptions):
 
   return {
     append(accountId, stream, data) {
-      const json = eventJson(data, maxBytes);
+      const event = withMeta(eventJson(data, maxBytes), data);
       const key = `${accountId}\u0000${stream}`;
       return new Promise<number>((resolve, reject) => {
         const queue = queues.get(key);
-        if (queue) return void queue.push({ json, resolve, reject });
-        const fresh: Pending[] = [{ json, resolve, reject }];
+        if (queue) return void queue.push({ event, resolve, reject });
+        const fresh: Pending[] = [{ event, resolve, reject }];
         queues.set(key, fresh);
         setImmediate(() => void store(accountId, stream, fresh, key));
       });

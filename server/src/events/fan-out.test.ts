@@ -31,7 +31,7 @@ async function setUp(options: { beforeLastSeq?: () => Promise<void> } = {}) {
     subscribe: bus.subscribe,
   });
   const append = async (n: number) => {
-    const seq = await appendEvents(db, 1, "incoming", [JSON.stringify({ n })]);
+    const seq = await appendEvents(db, 1, "incoming", [{ json: JSON.stringify({ n }) }]);
     await bus.publish({ accountId: 1, stream: "incoming", seq });
   };
   const watch = async (after: number | null) => {

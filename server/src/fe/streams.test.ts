@@ -16,7 +16,12 @@ async function start(input: Parameters<typeof startTestServer>[0] = {}) {
   return server;
 }
 
-async function connect(server: TestServer, token: string, stream: string, lastEventId?: number) {
+async function connect(
+  server: TestServer,
+  token: string,
+  stream: string,
+  lastEventId?: number | string,
+) {
   const headers: Record<string, string> = { Authorization: `Bearer ${token}` };
   if (lastEventId !== undefined) headers["Last-Event-ID"] = String(lastEventId);
   const connection = await openSse(`${server.url}/fe/account/stream/${stream}`, headers);
@@ -141,7 +146,7 @@ describe("GET /fe/account/stream/{type}", () => {
       detail: [
         {
           loc: ["path", "event_type"],
-          msg: "Input should be 'incoming', 'outgoing' or 'error'",
+          msg: "Input should be 'incoming', 'outgoing', 'error' or 'combined'",
           type: "enum",
         },
       ],
@@ -202,5 +207,82 @@ describe("GET /fe/account/stream/{type}", () => {
     await Promise.all(appends);
     const frames = await sse.waitForData(1500, 20_000);
     expect(frames.map((f) => Number(f.id))).toEqual(Array.from({ length: 1500 }, (_, i) => i + 1));
+  });
+});
+
+describe("GET /fe/account/stream/combined", () => {
+  const event = (stream: "incoming" | "outgoing", n: number) => ({
+    actor: "http://127.0.0.1/actor/me",
+    event_type: stream,
+    data: { raw: { id: `http://127.0.0.1/${stream}/${n}`, type: "Note" } },
+    history_id: null,
+  });
+
+  it("sends incoming and outgoing, not errors, each with the history_id history gives it", async () => {
+    const server = await start();
+    const account = await addAccount(server, "alice");
+    const token = await signIn(server, "alice");
+    const sse = await connect(server, token, "combined");
+    expect(sse.status).toBe(200);
+    expect(await sse.waitFor((f) => f.id !== undefined)).toEqual({ id: "0.0" });
+    // Each seen before the next is stored: across two streams, only that fixes the order.
+    await server.services.events.append(account.id, "incoming", event("incoming", 1));
+    await sse.waitForData(1);
+    await server.services.events.append(account.id, "error", { message: ["no"] });
+    await server.services.events.append(account.id, "outgoing", event("outgoing", 1));
+    await sse.waitForData(2);
+    await server.services.events.append(account.id, "incoming", event("incoming", 2));
+    const frames = await sse.waitForData(3);
+    const data = frames.map((f) => JSON.parse(f.data!));
+    expect(data.map((d) => d.data.raw.id)).toEqual([
+      "http://127.0.0.1/incoming/1",
+      "http://127.0.0.1/outgoing/1",
+      "http://127.0.0.1/incoming/2",
+    ]);
+    expect(frames.map((f) => f.id)).toEqual(["1.0", "1.1", "2.1"]);
+    const { events } = await (await fe(server, token, "/account/history")).json();
+    const all = await (await fe(server, token, "/account/events/all")).json();
+    for (const d of data) {
+      expect(d.history_id).toMatch(/^[0-9a-f-]{36}$/);
+      const { history_id, ...rest } = d;
+      expect(events).toContainEqual({ ...rest, history_id });
+      expect(all.events).toContainEqual(
+        expect.objectContaining({ history_id, event: { ...rest, history_id: null } }),
+      );
+      // Usable as start_from: nothing of it, and everything after it.
+      const after = await (
+        await fe(server, token, `/account/history?start_from=${history_id}`)
+      ).json();
+      expect(after.events.map((e: { history_id: string }) => e.history_id)).toEqual(
+        data
+          .filter((o) => o.history_id > history_id)
+          .map((o) => o.history_id)
+          .reverse(),
+      );
+    }
+  });
+
+  it("resumes both streams exactly from Last-Event-ID, and says where a stranger id stands", async () => {
+    const server = await start();
+    const account = await addAccount(server, "alice");
+    const token = await signIn(server, "alice");
+    for (let n = 1; n <= 3; n++) {
+      await server.services.events.append(account.id, "incoming", event("incoming", n));
+      await server.services.events.append(account.id, "outgoing", event("outgoing", n));
+    }
+    const resumed = await connect(server, token, "combined", "2.1");
+    await server.services.events.append(account.id, "outgoing", event("outgoing", 4));
+    // The two streams' rows interleave as they are read: the set is exact, the order within each.
+    const frames = await resumed.waitForData(4);
+    expect(frames.map((f) => JSON.parse(f.data!).data.raw.id).sort()).toEqual([
+      "http://127.0.0.1/incoming/3",
+      "http://127.0.0.1/outgoing/2",
+      "http://127.0.0.1/outgoing/3",
+      "http://127.0.0.1/outgoing/4",
+    ]);
+    expect(frames.at(-1)!.id).toBe("3.4");
+    expect(resumed.frames.filter((f) => f.id !== undefined && f.data === undefined)).toEqual([]);
+    const stranger = await connect(server, token, "combined", "17");
+    expect(await stranger.waitFor((f) => f.id !== undefined)).toEqual({ id: "3.4" });
   });
 });

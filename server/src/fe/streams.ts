@@ -1,4 +1,4 @@
-// GET /account/stream/{incoming|outgoing|error}: Server-Sent Events. Frames are
+// GET /account/stream/{incoming|outgoing|error|combined}: Server-Sent Events. Frames are
 // `id: N`, `data: <one line of JSON>`, blank line. A reconnect with Last-Event-ID gets every
 // stored event after N, so a dropped connection or a restart loses nothing; live events arrive
 // through the bus (no polling), and a `: keep-alive` comment keeps idle connections open. A
@@ -14,6 +14,7 @@ import { SentBodies } from "../events/index.ts";
 import type { Services } from "../services.ts";
 import type { FeEnv } from "./auth.ts";
 import { sendValidationErrors } from "./errors.ts";
+import { parseCombinedId, watchCombined, type Frame } from "../events/combined.ts";
 
 const log = getLogger(["corral", "events"]);
 
@@ -21,10 +22,10 @@ export function createStreamRoutes(services: Services) {
   return new Hono<FeEnv>().get("/account/stream/:eventType", async (c) => {
     const stream = c.req.param("eventType");
     const errors: ValidationError[] = [];
-    if (!(streamNames as readonly string[]).includes(stream)) {
+    if (stream !== "combined" && !(streamNames as readonly string[]).includes(stream)) {
       errors.push({
         loc: ["path", "event_type"],
-        msg: "Input should be 'incoming', 'outgoing' or 'error'",
+        msg: "Input should be 'incoming', 'outgoing', 'error' or 'combined'",
         type: "enum",
       });
     }
@@ -39,12 +40,43 @@ export function createStreamRoutes(services: Services) {
       });
     }
     if (errors.length > 0) return sendValidationErrors(c, errors);
-    const lastEventId = Number.parseInt(c.req.header("last-event-id") ?? "", 10);
     const accountId = c.get("account").id;
+    const lastEventId = c.req.header("last-event-id");
+    let open: OpenFrames;
+    let resumeFrom: string | null;
+    if (stream === "combined") {
+      const after = parseCombinedId(lastEventId);
+      resumeFrom = after && lastEventId!;
+      open = (handlers) => watchCombined(services.events, accountId, after, handlers);
+    } else {
+      const parsed = Number.parseInt(lastEventId ?? "", 10);
+      const after = Number.isSafeInteger(parsed) && parsed >= 0 ? parsed : null;
+      resumeFrom = after === null ? null : String(after);
+      open = async (handlers) => {
+        // Rows are completed (a trigger's body in its first error event on this connection) in
+        // the order they came, one batch after the other.
+        const sentBodies = new SentBodies();
+        let completing: Promise<void> = Promise.resolve();
+        const watch = await services.events.watch(accountId, stream as StreamName, after, {
+          onRows(rows) {
+            completing = completing
+              .then(async () => {
+                const whole = await services.events.completeForConnection(rows, sentBodies);
+                handlers.onFrames(whole.map((row) => ({ id: String(row.seq), data: row.data })));
+              })
+              .catch(handlers.onError);
+          },
+          onError: handlers.onError,
+        });
+        return { start: String(watch.start), close: watch.close };
+      };
+    }
     const tokenEnded = new AbortController();
     const unwatch = tokenWatchOf(services).watch(c.get("token"), () => tokenEnded.abort());
-    const body = openSseStream(services, accountId, stream as StreamName, {
-      after: Number.isSafeInteger(lastEventId) && lastEventId >= 0 ? lastEventId : null,
+    const body = openSseStream(services, open, {
+      resumeFrom,
+      stream,
+      accountId,
       signal: AbortSignal.any([c.req.raw.signal, tokenEnded.signal]),
       onClose: unwatch,
     });
@@ -59,17 +91,26 @@ export function createStreamRoutes(services: Services) {
   });
 }
 
+/** Starts following what a stream sends: frames as they come, and the id it starts after. */
+export type OpenFrames = (handlers: {
+  onFrames(frames: Frame[]): void;
+  onError(error: unknown): void;
+}) => Promise<{ start: string; close(): void }>;
+
 /**
- * The frames of one subscriber. `after` is the Last-Event-ID; null means "only what happens from
- * now on", as cattle_grid does for a first connection (we also say which id "now" is). Rows come
- * from events.watch(), which shares one read per notification among a stream's subscribers.
+ * The frames of one subscriber. `resumeFrom` is the Last-Event-ID as understood; null means
+ * "only what happens from now on", as cattle_grid does for a first connection (we also say which
+ * id "now" is). Rows come from events.watch(), which shares one read per notification among a
+ * stream's subscribers.
  */
 export function openSseStream(
   services: Services,
-  accountId: number,
-  stream: StreamName,
+  open: OpenFrames,
   options: {
-    after: number | null;
+    resumeFrom: string | null;
+    /** Name the stream in the one line logged when it fails. */
+    stream: string;
+    accountId: number;
     /** Aborted: the stream ends (the client left, or its token ended). */
     signal?: AbortSignal;
     /** Called once when the stream ends, however it ends. */
@@ -109,33 +150,23 @@ export function openSseStream(
       options.signal?.addEventListener("abort", onAbort);
       let connected = false;
       const pending: string[] = [];
-      // Rows are completed (a trigger's body in its first error event on this connection) in
-      // the order they came, one batch after the other.
-      const sentBodies = new SentBodies();
-      let completing: Promise<void> = Promise.resolve();
-      const fail = (error: unknown) => {
-        log.error("event stream {stream} of account {accountId} failed: {error}", {
-          stream,
-          accountId,
-          error: (error as Error)?.message ?? String(error),
-        });
-        onAbort();
-      };
-      const opened = await services.events.watch(accountId, stream, options.after, {
-        onRows(rows) {
-          completing = completing
-            .then(async () => {
-              if (closed) return;
-              const whole = await services.events.completeForConnection(rows, sentBodies);
-              let chunk = "";
-              for (const row of whole) chunk += `id: ${row.seq}\ndata: ${row.data}\n\n`;
-              // Rows may come before the watch is returned; they follow the opening frames.
-              if (connected) send(chunk);
-              else pending.push(chunk);
-            })
-            .catch(fail);
+      const opened = await open({
+        onFrames(frames) {
+          if (closed) return;
+          let chunk = "";
+          for (const frame of frames) chunk += `id: ${frame.id}\ndata: ${frame.data}\n\n`;
+          // Rows may come before the watch is returned; they follow the opening frames.
+          if (connected) send(chunk);
+          else pending.push(chunk);
         },
-        onError: fail,
+        onError(error) {
+          log.error("event stream {stream} of account {accountId} failed: {error}", {
+            stream: options.stream,
+            accountId: options.accountId,
+            error: (error as Error)?.message ?? String(error),
+          });
+          onAbort();
+        },
       });
       watch = opened;
       if (closed) return opened.close();
@@ -143,7 +174,7 @@ export function openSseStream(
       // A client that did not know where it stood (a first connection, or an id from a replaced
       // store) is told, in a frame with an id and no data: SSE clients record the id and
       // dispatch nothing. Resuming from it later gets whatever the client had not yet stored.
-      if (options.after !== opened.start) send(`id: ${opened.start}\n\n`);
+      if (options.resumeFrom !== opened.start) send(`id: ${opened.start}\n\n`);
       connected = true;
       for (const chunk of pending.splice(0)) send(chunk);
       keepAlive = setInterval(() => {

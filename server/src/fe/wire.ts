@@ -86,20 +86,12 @@ export type ErrorDetail = { detail: string };
 /** 422: FastAPI's validation error, every entry with loc, msg, type. */
 export type ValidationErrorResponse = { detail: ValidationError[] };
 
-/** muck_out-style normalised view of a payload (see cattle_grid's muck_out). */
-export type ParsedPayload = {
-  activity?: Record<string, unknown> & {
-    type?: string;
-    id?: string;
-    actor?: string;
-    to?: string[];
-    cc?: string[];
-    object?: string;
-  };
-  object?: Record<string, unknown>;
-  actor?: Record<string, unknown>;
-  collection?: Record<string, unknown>;
-};
+/**
+ * `parsed`: muck_out 0.3.16's normalised view, key for key as cattle_grid sends it
+ * (server/src/activitypub/muck-out.ts). `{}` when nothing normalises (an activity without ids).
+ */
+export type { Parsed as ParsedPayload } from "../activitypub/muck-out.ts";
+import type { Parsed as ParsedPayload } from "../activitypub/muck-out.ts";
 
 /** Data of an incoming/outgoing stream frame: cattle_grid's EventInformation. */
 export type EventInformation = {
@@ -109,7 +101,11 @@ export type EventInformation = {
   history_id: string | null;
   /** Corral's addition: the trigger that caused it, or null. */
   trigger_id?: string | null;
+  /** Corral's addition (server.md section 11): the activity's actor in words. */
+  actor_info?: ActorInfo;
 };
+export type { ActorInfo } from "../activitypub/actor-info-shape.ts";
+import type { ActorInfo } from "../activitypub/actor-info-shape.ts";
 
 /** Data of an error stream frame: cattle_grid's ErrorMessage plus Corral's optional fields. */
 export type ErrorMessage = {
@@ -133,6 +129,39 @@ export type ErrorMessage = {
 
 /** The JSON of one stream frame's `data:` line. */
 export type StreamEvent = EventInformation | ErrorMessage;
+
+/**
+ * `GET /fe/account/history[?start_from=UUID]`: cattle_grid's EventHistoryResponse. Incoming and
+ * outgoing events, newest first: the 10 newest, or (after `start_from`, a history_id) the oldest
+ * 100 after it. cattle_grid leaves `history_id` null here; Corral fills it.
+ */
+export type EventHistoryResponse = { events: EventInformation[] };
+
+/** Corral's addition (server.md section 11): `GET /fe/account/events/{stream}`. */
+export type HistoryStream = StreamName | "all";
+export const historyStreams = [
+  "incoming",
+  "outgoing",
+  "error",
+  "all",
+] as const satisfies readonly HistoryStream[];
+
+/** One retained event: its stream, its id there, when it was stored, and the event as sent. */
+export type HistoryEntry = {
+  stream: StreamName;
+  id: number;
+  receivedAt: string;
+  /** The id the combined stream and /fe/account/history give the same event. */
+  history_id: string;
+  event: StreamEvent;
+};
+
+/**
+ * Newest first. Query: `before`/`after` (per-stream ids; for `all` the cursor a page returned
+ * as `next`), `since`/`until` (ISO), `q`, `type`, `actor`, `host`, `limit` (1–500, default 100),
+ * `id` (an event id, or a history_id).
+ */
+export type HistoryResponse = { events: HistoryEntry[]; more: boolean; next: string | null };
 
 /** GET /account/activity?minutes=N, a Corral addition: per-minute event counts, oldest first. */
 export interface ActivityResponse {

@@ -1,4 +1,6 @@
-import { idOf, parseActivityPub } from "../activitypub/parse.ts";
+import { actorInfoOf } from "../activitypub/actor-info.ts";
+import { normalizeData } from "../activitypub/muck-out.ts";
+import { idOf } from "../activitypub/parse.ts";
 import { findActor } from "../actors/index.ts";
 import { announceDeliveries, queueDeliveries } from "../delivery/queue.ts";
 import { appendInTransaction } from "../delivery/append-in-transaction.ts";
@@ -46,9 +48,10 @@ export async function acceptFollow(
     const event = {
       actor: actorId,
       event_type: "outgoing",
-      data: { raw: accept, parsed: parseActivityPub(accept) },
+      data: { raw: accept, parsed: normalizeData(accept, actorId) },
       history_id: null,
       trigger_id: null,
+      actor_info: await actorInfoOf(services, actorId),
     };
     // The Accept and its outgoing event: one transaction.
     await appendInTransaction(services, accountId, "outgoing", event, async (tx) => {

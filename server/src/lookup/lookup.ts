@@ -5,7 +5,7 @@ import { loadSigner } from "../activitypub/local-keys.ts";
 import { outgoingOf } from "../activitypub/outgoing.ts";
 import { isOurHost, isOurs } from "../activitypub/origins.ts";
 import { loadLocalDocument } from "./local-documents.ts";
-import { parseActivityPub } from "../activitypub/parse.ts";
+import { normalizeData } from "../activitypub/muck-out.ts";
 import { signedGet } from "../activitypub/signing.ts";
 import { isPrivateHost } from "../activitypub/addresses.ts";
 import { kindOfFetchFailure, type LookupFailure, type LookupFailureKind } from "./failure-kind.ts";
@@ -71,7 +71,7 @@ async function lookup(
   if (isOurs(services, uri)) {
     const local = await loadLocalDocument(services, uri, input.actorId);
     if (!local.found) return { ...fetchFailure(uri, localFailure(local.reason)), url: uri };
-    return { raw: local.document, parsed: parseActivityPub(local.document) };
+    return { raw: local.document, parsed: normalizeData(local.document, input.actorId) };
   }
   const signer = await loadSigner(services.db, input.actorId);
   if (!signer) {
@@ -80,7 +80,7 @@ async function lookup(
   }
   const result = await signedGet(uri, signer, { outgoing, timeoutMs: remaining() });
   if (!result.ok) return fetchFailure(uri, result);
-  return { raw: result.document, parsed: parseActivityPub(result.document) };
+  return { raw: result.document, parsed: normalizeData(result.document, input.actorId) };
 }
 
 /**

@@ -1,4 +1,6 @@
-import { idOf, parseActivityPub } from "../activitypub/parse.ts";
+import { actorInfoOf } from "../activitypub/actor-info.ts";
+import { normalizeData } from "../activitypub/muck-out.ts";
+import { idOf, idsOf } from "../activitypub/parse.ts";
 import type { Services } from "../services.ts";
 import type { InboxHandlers } from "./inbox-handlers.ts";
 import {
@@ -50,12 +52,14 @@ export async function acceptActivity(
       reason: `the activity's actor ${claimed ?? "(none)"} is not its sender ${sender}`,
     };
   }
-  const parsed = parseActivityPub(raw);
+  // muck_out's view depends on who receives it only when the activity names no one in `to`.
+  const shared = idsOf(raw.to).length > 0 ? normalizeData(raw) : null;
   const addressed: Recipient[] =
     actorId !== null
       ? [(await findRecipient(services.db, actorId)) ?? { id: actorId, accountId: null }]
       : await findAddressedActors(services, raw, sender);
   const activityId = typeof raw.id === "string" ? raw.id : null;
+  const actorInfo = await actorInfoOf(services, sender);
   const recipients: string[] = [];
   for (const { id: recipient, accountId } of addressed) {
     const key = activityId === null ? null : { actorId: recipient, activityId, senderId: sender };
@@ -66,9 +70,10 @@ export async function acceptActivity(
         await services.events.append(accountId, "incoming", {
           actor: recipient,
           event_type: "incoming",
-          data: { raw, parsed },
+          data: { raw, parsed: shared ?? normalizeData(raw, recipient) },
           history_id: null,
           trigger_id: null,
+          actor_info: actorInfo,
         });
       }
     } catch (error) {

@@ -14,6 +14,16 @@ let bob: Awaited<ReturnType<typeof addActor>>;
 beforeAll(async () => {
   [a, b] = await Promise.all([startTestServer(), startTestServer()]);
   [alice, bob] = await Promise.all([addActor(a), addActor(b)]);
+  for (const [server, actor] of [
+    [a, alice],
+    [b, bob],
+  ] as const) {
+    const row = await server.services.db.get<{ name: string }>(
+      `SELECT name FROM accounts WHERE id = ?`,
+      [actor.accountId],
+    );
+    accountNames.set(actor.actorId, row!.name);
+  }
 });
 afterAll(async () => {
   await Promise.all([a?.close(), b?.close()]);
@@ -29,10 +39,16 @@ function note(text: string, actor = alice.actorId) {
     object: {
       id: `${actor}/notes/${Math.random().toString(36).slice(2)}`,
       type: "Note",
+      attributedTo: actor,
+      to: [bob.actorId],
       content: text,
     },
   };
 }
+
+/** servers.ts's addActor names each actor's handle after its account. */
+const preferredUsernameOf = (actorId: string) => accountNames.get(actorId);
+const accountNames = new Map<string, string>();
 
 async function signedPost(
   url: string,
@@ -72,8 +88,18 @@ describe("inbox", () => {
       },
       history_id: null,
       trigger_id: null, // not caused by a trigger of ours
+      // From the actor document bob's server fetched alice's key from; nothing fetched for it.
+      actor_info: {
+        id: alice.actorId,
+        handle: `@${preferredUsernameOf(alice.actorId)}@${new URL(alice.actorId).host}`,
+        name: null,
+      },
     });
-    expect(event.data.parsed.object).toMatchObject({ type: "Note", content: "draft cavage" });
+    expect(event.data.parsed.embedded_object).toMatchObject({
+      type: "Note",
+      content: "draft cavage",
+      contentPlain: "draft cavage",
+    });
   });
 
   it("accepts an RFC 9421 signature at the shared inbox and routes by addressing", async () => {
