@@ -71,10 +71,19 @@ function corralOracle(cattleGrid: Json, corralUrl: string): Json {
   const paths = oracle.paths;
   const schemas = oracle.components.schemas;
 
-  // Not in Corral yet; both are being added on another branch (history-server). Remove these
-  // two lines when it is merged.
-  delete paths["/fe/account/history"];
-  schemas.EventType.enum = schemas.EventType.enum.filter((name: string) => name !== "combined");
+  // Its document takes any string as history's start_from, and cattle_grid answers 500 for
+  // one that is no UUID; Corral answers 422 there (server.md §2): the oracle says uuid, or
+  // empty (none, as cattle_grid reads it).
+  for (const parameter of paths["/fe/account/history"].get.parameters) {
+    if (parameter.name === "start_from")
+      parameter.schema = {
+        anyOf: [
+          { type: "string", format: "uuid" },
+          { type: "string", maxLength: 0 },
+          { type: "null" },
+        ],
+      };
+  }
 
   // cattle_grid answers 401 to a wrong name or password too; its document leaves it out. 429 is
   // Corral's sign-in throttling (server.md §2).
