@@ -1,5 +1,5 @@
 import { callFe } from "./fe-client.ts";
-import { readErrorDetail } from "./fe-error-detail.ts";
+import { describeFeError } from "./fe-error-detail.ts";
 import { readHostList, type HostAction, type HostHealth } from "./host-health.ts";
 
 // Corral's delivery-health routes (server.md §8) through the one fetch wrapper. Failures are
@@ -17,7 +17,7 @@ export async function fetchHosts(signal?: AbortSignal): Promise<HostListAnswer> 
     const result = await callFe("/account/hosts", { signal });
     if (result.status === 404) return { ok: false, unsupported: true };
     if (!result.ok) {
-      const reason = `HTTP ${result.status}: ${readErrorDetail(result.data).detail}`;
+      const reason = describeFeError(result);
       return { ok: false, unsupported: false, reason, signedOut: result.status === 401 };
     }
     const hosts = readHostList(result.data);
@@ -40,7 +40,7 @@ export async function actOnHost(
     const path = `/account/hosts/${encodeURIComponent(host)}/${action}`;
     const result = await callFe(path, { method: "POST" });
     if (result.ok) return { ok: true };
-    return { ok: false, reason: `HTTP ${result.status}: ${readErrorDetail(result.data).detail}` };
+    return { ok: false, reason: describeFeError(result) };
   } catch (failure) {
     return { ok: false, reason: unreachable(failure) };
   }

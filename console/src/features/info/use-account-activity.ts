@@ -1,5 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { callFe } from "../../lib/fe-client.ts";
+import { describeFeError } from "../../lib/fe-error-detail.ts";
+import { onServerBack } from "../../lib/server-reachability.ts";
 import { getStreamStore, STREAM_TYPES } from "../../lib/stream-store.ts";
 import type { ActivityMinute, ActivityResponse } from "../../lib/wire-types.ts";
 
@@ -29,7 +31,7 @@ export function useAccountActivity(): { activity: AccountActivity; stale: string
       const result = await callFe<ActivityResponse>("/account/activity?minutes=60", { signal });
       if (result.ok) next = { state: "ready", minutes: result.data.minutes };
       else if (result.status === 404) next = { state: "unsupported" };
-      else next = { state: "failed", reason: describe(result.status, result.data) };
+      else next = { state: "failed", reason: describeFeError(result) };
     } catch (failure) {
       if (signal.aborted) return;
       next = { state: "failed", reason: `no answer (${String(failure)})` };
@@ -47,6 +49,7 @@ export function useAccountActivity(): { activity: AccountActivity; stale: string
     const soon = () => (settle ??= setTimeout(() => ((settle = undefined), refresh()), SETTLE_MS));
     refresh();
     const timer = setInterval(refresh, REFRESH_MS);
+    const stopWaiting = onServerBack(refresh);
     const unsubscribe = STREAM_TYPES.map((type) =>
       getStreamStore(type).subscribe((state, previous) => {
         if (state.messages.length !== previous.messages.length) soon();
@@ -55,15 +58,11 @@ export function useAccountActivity(): { activity: AccountActivity; stale: string
     return () => {
       controller.abort();
       clearInterval(timer);
+      stopWaiting();
       clearTimeout(settle);
       unsubscribe.forEach((stop) => stop());
     };
   }, [load]);
 
   return { activity, stale };
-}
-
-function describe(status: number, body: unknown): string {
-  const detail = (body as { detail?: unknown } | null)?.detail;
-  return `HTTP ${status}${typeof detail === "string" ? `: ${detail}` : ""}`;
 }

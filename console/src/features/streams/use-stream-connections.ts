@@ -7,7 +7,7 @@ import {
   type StreamStore,
   type StreamType,
 } from "../../lib/stream-store.ts";
-import { getConnectionTracker } from "../../lib/stream-connection.ts";
+import { getConnectionTracker, setReconnectAction } from "../../lib/stream-connection.ts";
 import { useUserStore } from "../../lib/user-store.ts";
 
 export function buildStreamUrl(type: StreamType): string {
@@ -43,32 +43,42 @@ export function useStreamConnections(): void {
       void waitForHydration(store).then(() => {
         if (stopped) return;
         let sawId = false;
-        handles.push(
-          openEventStream({
-            url: buildStreamUrl(type),
-            token,
-            // Resuming after the last stored id keeps a reload from replaying what we hold.
-            lastEventId: store.getState().lastEventId,
-            onMessage: (message, id) => {
-              sawId ||= id !== null;
-              tracker.onMessage();
-              store.getState().add(message, id);
-            },
-            onPosition: (id) => {
-              sawId = true;
-              store.getState().markPosition(id);
-            },
-            onOpen: () => tracker.onOpen(sawId || store.getState().lastEventId !== null),
-            onRetry: (delayMs) => tracker.onRetry(delayMs),
-            onFatal: (reason) => tracker.onFatal(reason),
-          }),
-        );
+        const handle = openEventStream({
+          url: buildStreamUrl(type),
+          token,
+          // Resuming after the last stored id keeps a reload from replaying what we hold.
+          lastEventId: store.getState().lastEventId,
+          onMessage: (message, id) => {
+            sawId ||= id !== null;
+            tracker.onMessage();
+            store.getState().add(message, id);
+          },
+          onPosition: (id) => {
+            sawId = true;
+            store.getState().markPosition(id);
+          },
+          onOpen: () => tracker.onOpen(sawId || store.getState().lastEventId !== null),
+          onRetry: (delayMs, cause) => tracker.onRetry(delayMs, cause),
+          onFatal: (reason, status) => {
+            tracker.onFatal(reason);
+            // The token is dead (signed out elsewhere, revoked, expired): as on the info call.
+            if (status === 401) useUserStore.getState().setToken(null);
+          },
+        });
+        handles.push(handle);
+        setReconnectAction(type, () => {
+          tracker.onConnecting();
+          handle.reconnect();
+        });
       });
     }
     return () => {
       stopped = true;
       for (const handle of handles) handle.close();
-      for (const type of STREAM_TYPES) getConnectionTracker(type).onClosed();
+      for (const type of STREAM_TYPES) {
+        setReconnectAction(type, null);
+        getConnectionTracker(type).onClosed();
+      }
     };
   }, [token]);
 }
