@@ -173,12 +173,12 @@ describe("openEventStream", () => {
       defaultRetryMs: 40,
     });
     await waitUntil(() => received.length === 2);
-    // The dropped connection, then each gateway answer: 40, 80, 160, 320 ms.
+    // The dropped connection, then each gateway answer: 40, 40, 80, 80 ms.
     expect(retries).toEqual([
       [40, "unreachable"],
+      [40, "unreachable"],
       [80, "unreachable"],
-      [160, "unreachable"],
-      [320, "unreachable"],
+      [80, "unreachable"],
     ]);
     expect(onFatal).not.toHaveBeenCalled();
     expect(server.connections).toHaveLength(5);
@@ -225,9 +225,9 @@ describe("openEventStream", () => {
     await server.waitForConnections(2);
   });
 
-  it("reconnects at once when another call finds the server back", async () => {
+  it("reconnects at once when another call finds the server back after a reconnect failed too", async () => {
     server = await startSseServer((c) => {
-      if (c.index === 0) c.response.writeHead(502).end();
+      if (c.index <= 1) c.response.writeHead(502).end();
       else c.open();
     });
     vi.spyOn(console, "warn").mockImplementation(() => {});
@@ -241,8 +241,35 @@ describe("openEventStream", () => {
     });
     await waitUntil(() => retried.mock.calls.length === 1);
     expect(reachability.getState().away?.reason).toBe("HTTP 502");
+    // The first delay is waited out whatever else answers (console.md: 5000 ms after a failure).
     reachability.setState({ away: null });
-    await server.waitForConnections(2);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(server.connections).toHaveLength(1);
+    stream.reconnect();
+    await waitUntil(() => retried.mock.calls.length === 2);
+    reachability.setState({ away: null });
+    await server.waitForConnections(3);
+  });
+
+  it("is hurried by such news once per run of failures, not at every answer", async () => {
+    server = await startSseServer((c) => c.response.writeHead(503).end());
+    vi.spyOn(console, "warn").mockImplementation(() => {});
+    const retried = vi.fn();
+    stream = openEventStream({
+      url: server.url,
+      token: "t",
+      onMessage: () => {},
+      onRetry: retried,
+      defaultRetryMs: 60_000,
+    });
+    await waitUntil(() => retried.mock.calls.length === 1);
+    stream.reconnect();
+    await waitUntil(() => retried.mock.calls.length === 2);
+    reachability.setState({ away: null });
+    await waitUntil(() => retried.mock.calls.length === 3);
+    reachability.setState({ away: null });
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(server.connections).toHaveLength(3);
   });
 
   it("starts again after a fatal answer when asked to reconnect", async () => {
@@ -341,9 +368,9 @@ describe("chooseRetryDelay", () => {
 });
 
 describe("chooseBackoffDelay", () => {
-  it("doubles from the base with each failure in a row, up to 60 s", () => {
-    const delays = [1, 2, 3, 4, 5, 6].map((failures) => chooseBackoffDelay(failures, 5000));
-    expect(delays).toEqual([5000, 10_000, 20_000, 40_000, 60_000, 60_000]);
+  it("grows from the base with each failure in a row, up to 60 s", () => {
+    const delays = [1, 2, 3, 4, 5, 6, 7, 8].map((failures) => chooseBackoffDelay(failures, 5000));
+    expect(delays).toEqual([5000, 5000, 10_000, 10_000, 20_000, 40_000, 60_000, 60_000]);
   });
 
   it("takes a Retry-After instead, at most 10 minutes", () => {

@@ -5,8 +5,10 @@
 // that the delay is ours (and can be cut short: "Reconnect now"), and:
 // - a stream the server ends is reconnected after its `retry:` value or 5000 ms;
 // - no answer, or a gateway's 502, 503 or 504 (nginx or Corral's proxy mode while the server
-//   behind it restarts), is "not now": tried again after a delay that doubles with each failure in
-//   a row (5 s, 10 s, 20 s … at most 60 s), or after the answer's Retry-After;
+//   behind it restarts), is "not now": tried again after a delay that grows with each failure in
+//   a row (5 s, 5 s, 10 s, 10 s, 20 s, 40 s, then 60 s), or after the answer's Retry-After; so a
+//   restart of up to half a minute is noticed within 10 s of its end, and a long outage is asked
+//   about once a minute;
 // - any other refusal (401, 404, 422, 500, not an event stream) is given up until asked again.
 import { fetchEventSource, type EventSourceMessage } from "@microsoft/fetch-event-source";
 import {
@@ -113,9 +115,12 @@ export function describeOpenFailure(response: Response): string | null {
   return null;
 }
 
+/** The base delay's multiple after 1, 2, 3 … failures in a row; the last one repeats. */
+const BACKOFF_STEPS = [1, 1, 2, 2, 4, 8, 12];
+
 /**
- * The delay after `failures` failures in a row (1 for the first): the base delay, doubled for
- * each further failure, at most 60 s; a Retry-After the answer carried wins (at most 10 min).
+ * The delay after `failures` failures in a row (1 for the first): a growing multiple of the base
+ * delay, at most 60 s; a Retry-After the answer carried wins (at most 10 min).
  */
 export function chooseBackoffDelay(
   failures: number,
@@ -123,8 +128,8 @@ export function chooseBackoffDelay(
   retryAfterMs: number | null = null,
 ): number {
   if (retryAfterMs !== null) return Math.min(retryAfterMs, 10 * MAX_RETRY_MS);
-  const doubled = baseMs * 2 ** Math.max(0, failures - 1);
-  return Math.min(Math.max(doubled, baseMs), Math.max(MAX_RETRY_MS, baseMs));
+  const step = BACKOFF_STEPS[Math.min(Math.max(failures, 1), BACKOFF_STEPS.length) - 1]!;
+  return Math.min(baseMs * step, Math.max(MAX_RETRY_MS, baseMs));
 }
 
 /** Retry-After in ms: a number of seconds or an HTTP date; null when absent or unreadable. */
@@ -145,12 +150,18 @@ export function openEventStream(options: EventStreamOptions): EventStreamHandle 
   let current: AbortController | null = null;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let waitingFor: RetryCause | "fatal" | null = null;
+  /** Whether this run of failures was already cut short by news that the server is back. */
+  let hurried = false;
   let settle!: (how: "closed" | "fatal") => void;
   const done = new Promise<"closed" | "fatal">((resolve) => (settle = resolve));
   // The server answering anything else (another stream, an info call) is the news a stream
-  // waiting out an unreachable server needs: it need not wait for its timer.
+  // waiting out an unreachable server needs: it need not wait out a longer delay. Only once a
+  // reconnect has failed too (the first delay is console.md's 5000 ms), and once per run of
+  // failures: a gateway that refuses streams alone must not be asked at every other answer.
   const stopListening = onServerBack(() => {
-    if (waitingFor === "unreachable") connectNow();
+    if (waitingFor !== "unreachable" || hurried || failures < 2) return;
+    hurried = true;
+    connectNow();
   });
 
   function connectNow(): void {
@@ -194,6 +205,7 @@ export function openEventStream(options: EventStreamOptions): EventStreamHandle 
             throw new FatalStreamError(message, failure, response.status);
           }
           failures = 0;
+          hurried = false;
           noteServerAnswered();
           options.onOpen?.();
         },

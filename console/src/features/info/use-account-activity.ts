@@ -1,7 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { callFe } from "../../lib/fe-client.ts";
 import { describeFeError } from "../../lib/fe-error-detail.ts";
-import { onServerBack } from "../../lib/server-reachability.ts";
 import { getStreamStore, STREAM_TYPES } from "../../lib/stream-store.ts";
 import type { ActivityMinute, ActivityResponse } from "../../lib/wire-types.ts";
 
@@ -49,7 +48,6 @@ export function useAccountActivity(): { activity: AccountActivity; stale: string
     const soon = () => (settle ??= setTimeout(() => ((settle = undefined), refresh()), SETTLE_MS));
     refresh();
     const timer = setInterval(refresh, REFRESH_MS);
-    const stopWaiting = onServerBack(refresh);
     const unsubscribe = STREAM_TYPES.map((type) =>
       getStreamStore(type).subscribe((state, previous) => {
         if (state.messages.length !== previous.messages.length) soon();
@@ -58,7 +56,6 @@ export function useAccountActivity(): { activity: AccountActivity; stale: string
     return () => {
       controller.abort();
       clearInterval(timer);
-      stopWaiting();
       clearTimeout(settle);
       unsubscribe.forEach((stop) => stop());
     };
