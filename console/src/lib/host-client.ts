@@ -1,6 +1,7 @@
 import { callFe } from "./fe-client.ts";
 import { describeFeError } from "./fe-error-detail.ts";
 import { readHostList, type HostAction, type HostHealth } from "./host-health.ts";
+import { rememberAbsent, routeOffered } from "./server-capabilities.ts";
 
 // Corral's delivery-health routes (server.md §8) through the one fetch wrapper. Failures are
 // values; a network failure too, in words.
@@ -14,8 +15,13 @@ export type HostListAnswer =
 
 export async function fetchHosts(signal?: AbortSignal): Promise<HostListAnswer> {
   try {
+    // Never asked of a server known to lack it, and asked of an unknown one once per sign-in.
+    if ((await routeOffered("/account/hosts")) === "no") return { ok: false, unsupported: true };
     const result = await callFe("/account/hosts", { signal });
-    if (result.status === 404) return { ok: false, unsupported: true };
+    if (result.status === 404) {
+      rememberAbsent("/account/hosts");
+      return { ok: false, unsupported: true };
+    }
     if (!result.ok) {
       const reason = describeFeError(result);
       return { ok: false, unsupported: false, reason, signedOut: result.status === 401 };
