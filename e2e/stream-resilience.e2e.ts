@@ -89,7 +89,7 @@ test("a stream answered with a status other than 200, or not as an event stream,
 }) => {
   const requests = recordFeRequests(page);
   await answerFirstStreamRequest(page, "error", (route) =>
-    route.fulfill({ status: 503, body: "busy" }),
+    route.fulfill({ status: 422, body: "no such stream" }),
   );
   await answerFirstStreamRequest(page, "outgoing", (route) =>
     route.fulfill({ status: 200, headers: { "content-type": "text/plain" }, body: "hello" }),

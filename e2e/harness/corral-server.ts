@@ -24,6 +24,8 @@ export type Corral = {
   start(): Promise<void>;
   /** Stops the process (SIGTERM, then SIGKILL) and waits until it has exited. */
   stop(): Promise<void>;
+  /** Kills the process at once (SIGKILL, as a crash), and waits until it has exited. */
+  kill(): Promise<void>;
   /** Runs `corral account …` against this database and returns its stdout. */
   account(...args: string[]): Promise<string>;
   /** Everything the server printed so far, for failure reports. */
@@ -75,6 +77,17 @@ export async function startCorral(options: { upstream?: string } = {}): Promise<
     child = null;
   };
 
+  const kill = async () => {
+    const running = child;
+    if (!running) return;
+    if (running.exitCode === null && running.signalCode === null) {
+      const exited = new Promise((done) => running.once("exit", done));
+      running.kill("SIGKILL");
+      await exited;
+    }
+    child = null;
+  };
+
   const account = async (...args: string[]) => {
     const { stdout } = await execFileAsync(
       NODE,
@@ -97,6 +110,7 @@ export async function startCorral(options: { upstream?: string } = {}): Promise<
     databaseUrl,
     start,
     stop,
+    kill,
     account,
     output: () => output,
     dispose: async () => {

@@ -1,8 +1,11 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { startSseServer, type SseServer } from "../test/sse-server.ts";
+import { reachability } from "./server-reachability.ts";
 import {
   DEFAULT_RETRY_MS,
+  chooseBackoffDelay,
   chooseRetryDelay,
+  readRetryAfterMs,
   openEventStream,
   describeOpenFailure,
   parseFrameData,
@@ -17,6 +20,7 @@ afterEach(async () => {
   await server?.close();
   server = stream = undefined;
   vi.restoreAllMocks();
+  reachability.setState({ away: null });
 });
 
 function collect() {
@@ -140,8 +144,152 @@ describe("openEventStream", () => {
     expect(server.connections[1]!.headers["last-event-id"]).toBe("1");
   });
 
+  it("retries a gateway's 502, 503 and 504 with a growing delay, then resumes after the last id", async () => {
+    const answers = [502, 503, 504];
+    server = await startSseServer((c) => {
+      if (c.index === 0) {
+        c.open();
+        c.send('id: 5\ndata: {"n":5}\n\n');
+        setTimeout(() => c.response.socket?.destroy(), 20);
+      } else if (c.index <= answers.length) {
+        c.response
+          .writeHead(answers[c.index - 1]!, { "Content-Type": "text/html" })
+          .end("<h1>Bad Gateway</h1>");
+      } else {
+        c.open();
+        c.send('id: 6\ndata: {"n":6}\n\n');
+      }
+    });
+    vi.spyOn(console, "warn").mockImplementation(() => {});
+    const { received, onMessage } = collect();
+    const retries: Array<[number, string]> = [];
+    const onFatal = vi.fn();
+    stream = openEventStream({
+      url: server.url,
+      token: "t",
+      onMessage,
+      onFatal,
+      onRetry: (delay, cause) => retries.push([delay, cause]),
+      defaultRetryMs: 40,
+    });
+    await waitUntil(() => received.length === 2);
+    // The dropped connection, then each gateway answer: 40, 40, 80, 80 ms.
+    expect(retries).toEqual([
+      [40, "unreachable"],
+      [40, "unreachable"],
+      [80, "unreachable"],
+      [80, "unreachable"],
+    ]);
+    expect(onFatal).not.toHaveBeenCalled();
+    expect(server.connections).toHaveLength(5);
+    expect(server.connections[4]!.headers["last-event-id"]).toBe("5");
+    expect(reachability.getState().away).toBeNull();
+  });
+
+  it("waits as long as a gateway's Retry-After says", async () => {
+    server = await startSseServer((c) => {
+      if (c.index === 0) c.response.writeHead(503, { "Retry-After": "1" }).end();
+      else c.open();
+    });
+    vi.spyOn(console, "warn").mockImplementation(() => {});
+    const retries: number[] = [];
+    stream = openEventStream({
+      url: server.url,
+      token: "t",
+      onMessage: () => {},
+      onRetry: (delay) => retries.push(delay),
+      defaultRetryMs: 20,
+    });
+    const started = Date.now();
+    await server.waitForConnections(2);
+    expect(retries).toEqual([1000]);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+  });
+
+  it("reconnects at once when asked, cutting the delay short", async () => {
+    server = await startSseServer((c) => {
+      if (c.index === 0) c.response.writeHead(502).end();
+      else c.open();
+    });
+    vi.spyOn(console, "warn").mockImplementation(() => {});
+    const retried = vi.fn();
+    stream = openEventStream({
+      url: server.url,
+      token: "t",
+      onMessage: () => {},
+      onRetry: retried,
+      defaultRetryMs: 60_000,
+    });
+    await waitUntil(() => retried.mock.calls.length === 1);
+    stream.reconnect();
+    await server.waitForConnections(2);
+  });
+
+  it("reconnects at once when another call finds the server back after a reconnect failed too", async () => {
+    server = await startSseServer((c) => {
+      if (c.index <= 1) c.response.writeHead(502).end();
+      else c.open();
+    });
+    vi.spyOn(console, "warn").mockImplementation(() => {});
+    const retried = vi.fn();
+    stream = openEventStream({
+      url: server.url,
+      token: "t",
+      onMessage: () => {},
+      onRetry: retried,
+      defaultRetryMs: 60_000,
+    });
+    await waitUntil(() => retried.mock.calls.length === 1);
+    expect(reachability.getState().away?.reason).toBe("HTTP 502");
+    // The first delay is waited out whatever else answers (console.md: 5000 ms after a failure).
+    reachability.setState({ away: null });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(server.connections).toHaveLength(1);
+    stream.reconnect();
+    await waitUntil(() => retried.mock.calls.length === 2);
+    reachability.setState({ away: null });
+    await server.waitForConnections(3);
+  });
+
+  it("is hurried by such news once per run of failures, not at every answer", async () => {
+    server = await startSseServer((c) => c.response.writeHead(503).end());
+    vi.spyOn(console, "warn").mockImplementation(() => {});
+    const retried = vi.fn();
+    stream = openEventStream({
+      url: server.url,
+      token: "t",
+      onMessage: () => {},
+      onRetry: retried,
+      defaultRetryMs: 60_000,
+    });
+    await waitUntil(() => retried.mock.calls.length === 1);
+    stream.reconnect();
+    await waitUntil(() => retried.mock.calls.length === 2);
+    reachability.setState({ away: null });
+    await waitUntil(() => retried.mock.calls.length === 3);
+    reachability.setState({ away: null });
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(server.connections).toHaveLength(3);
+  });
+
+  it("starts again after a fatal answer when asked to reconnect", async () => {
+    server = await startSseServer((c) => {
+      if (c.index === 0) c.response.writeHead(404).end();
+      else c.open();
+    });
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    const onFatal = vi.fn();
+    const onOpen = vi.fn();
+    stream = openEventStream({ url: server.url, token: "t", onMessage: () => {}, onFatal, onOpen });
+    expect(await stream.done).toBe("fatal");
+    expect(onFatal).toHaveBeenCalledWith("status 404", 404);
+    stream.reconnect();
+    await waitUntil(() => onOpen.mock.calls.length === 1);
+  });
+
   it.each([
     ["a 401 answer", 401, "text/event-stream", "status 401"],
+    ["a 404 answer", 404, "application/json", "status 404"],
     ["a 500 answer", 500, "text/event-stream", "status 500"],
     [
       "a content type that is not text/event-stream",
@@ -165,7 +313,7 @@ describe("openEventStream", () => {
     expect(await stream.done).toBe("fatal");
     await new Promise((resolve) => setTimeout(resolve, 150));
     expect(server.connections).toHaveLength(1);
-    expect(onFatal).toHaveBeenCalledWith(expect.stringContaining(reason));
+    expect(onFatal).toHaveBeenCalledWith(expect.stringContaining(reason), status);
     expect(error).toHaveBeenCalledWith(expect.stringContaining(reason));
   });
 
@@ -216,6 +364,27 @@ describe("chooseRetryDelay", () => {
   it("uses the server's retry value when it sent one", () => {
     expect(chooseRetryDelay(1200)).toBe(1200);
     expect(chooseRetryDelay(0)).toBe(0);
+  });
+});
+
+describe("chooseBackoffDelay", () => {
+  it("grows from the base with each failure in a row, up to 60 s", () => {
+    const delays = [1, 2, 3, 4, 5, 6, 7, 8].map((failures) => chooseBackoffDelay(failures, 5000));
+    expect(delays).toEqual([5000, 5000, 10_000, 10_000, 20_000, 40_000, 60_000, 60_000]);
+  });
+
+  it("takes a Retry-After instead, at most 10 minutes", () => {
+    expect(chooseBackoffDelay(3, 5000, 2000)).toBe(2000);
+    expect(chooseBackoffDelay(1, 5000, 3_600_000)).toBe(600_000);
+  });
+});
+
+describe("readRetryAfterMs", () => {
+  it("reads seconds and HTTP dates", () => {
+    expect(readRetryAfterMs("7")).toBe(7000);
+    expect(readRetryAfterMs(new Date(10_000).toUTCString(), 4000)).toBe(6000);
+    expect(readRetryAfterMs(null)).toBeNull();
+    expect(readRetryAfterMs("soon")).toBeNull();
   });
 });
 

@@ -1,3 +1,9 @@
+import {
+  describeAway,
+  isGatewayStatus,
+  noteServerAnswered,
+  noteServerAway,
+} from "./server-reachability.ts";
 import { useUserStore } from "./user-store.ts";
 
 // The one fetch wrapper for the account API. Everything under /fe goes through here so that the
@@ -37,12 +43,17 @@ export type FeError = {
   /** Seconds from a Retry-After header (a 429's or 503's "try again after"). */
   retryAfter?: number;
   headers?: FeHeaders;
+  /**
+   * The server is away: no answer (status 0) or a gateway's 502, 503 or 504. `data.detail` then
+   * says so in one sentence, the same on every page, and the call works again once it is back.
+   */
+  unreachable?: true;
 };
 
 /**
  * Calls `${base}${path}` with a JSON body and reads the answer as JSON. An empty or 204 answer
- * reads as `{}`. A non-OK answer is returned with its parsed error body; HTTP errors never throw
- * (network failures still do, they are not answers).
+ * reads as `{}`. A non-OK answer is returned with its parsed error body. Nothing throws but an
+ * abort: no answer at all is an error value too (status 0, `unreachable`).
  */
 export async function callFe<T>(path: string, request: FeRequest = {}): Promise<FeResponse<T>> {
   const headers: Record<string, string> = { Accept: "application/json" };
@@ -50,22 +61,50 @@ export async function callFe<T>(path: string, request: FeRequest = {}): Promise<
   const token = useUserStore.getState().token;
   if (token && !request.anonymous) headers.Authorization = `Bearer ${token}`;
 
-  const response = await fetch(`${baseUrl}${path}`, {
-    method: request.method ?? (request.body === undefined ? "GET" : "POST"),
-    headers,
-    body: request.body === undefined ? undefined : JSON.stringify(request.body),
-    signal: request.signal,
-  });
-  const data = await readJsonBody(response);
+  let response: Response;
+  let data: unknown;
+  try {
+    response = await fetch(`${baseUrl}${path}`, {
+      method: request.method ?? (request.body === undefined ? "GET" : "POST"),
+      headers,
+      body: request.body === undefined ? undefined : JSON.stringify(request.body),
+      signal: request.signal,
+    });
+    data = await readJsonBody(response);
+  } catch (failure) {
+    if (request.signal?.aborted) throw failure;
+    const cause = `no answer: ${failure instanceof Error ? failure.message : String(failure)}`;
+    noteServerAway(cause);
+    return { ok: false, status: 0, data: { detail: describeAway(cause) }, unreachable: true };
+  }
   let result: FeResponse<T>;
   if (response.ok) result = { ok: true, status: response.status, data: data as T };
-  else {
+  else if (isGatewayStatus(response.status)) {
+    const cause = describeGatewayAnswer(response, data);
+    noteServerAway(cause);
+    result = { ok: false, status: response.status, data: { detail: describeAway(cause) } };
+    result.unreachable = true;
+    const retryAfter = readRetryAfter(response.headers.get("Retry-After"));
+    if (retryAfter !== undefined) result.retryAfter = retryAfter;
+  } else {
     result = { ok: false, status: response.status, data };
     const retryAfter = readRetryAfter(response.headers.get("Retry-After"));
     if (retryAfter !== undefined) result.retryAfter = retryAfter;
   }
+  if (result.ok || result.unreachable !== true) noteServerAnswered();
   if (request.readHeaders) result.headers = pickHeaders(response.headers, request.readHeaders);
   return result;
+}
+
+/**
+ * "HTTP 502" and the gateway's own reason when it gave one in JSON (Corral's proxy mode names the
+ * upstream and why); an HTML error page (nginx) adds nothing a person needs.
+ */
+function describeGatewayAnswer(response: Response, data: unknown): string {
+  const detail = (data as { detail?: unknown } | null)?.detail;
+  const json = response.headers.get("content-type")?.includes("json") ?? false;
+  const reason = json && typeof detail === "string" ? `: ${detail}` : "";
+  return `HTTP ${response.status}${reason}`;
 }
 
 function pickHeaders(headers: Headers, names: readonly string[]): FeHeaders {

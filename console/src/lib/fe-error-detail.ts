@@ -1,3 +1,5 @@
+import type { FeError } from "./fe-client.ts";
+
 /** One entry of a 422: where (`body.data`) and why. */
 export type ProblemLine = { loc: string; msg: string };
 
@@ -22,4 +24,10 @@ function readProblem(value: unknown): ProblemLine | null {
   const { loc, msg } = (value ?? {}) as { loc?: unknown; msg?: unknown };
   if (!Array.isArray(loc) || typeof msg !== "string") return null;
   return { loc: loc.map(String).join("."), msg };
+}
+
+/** A failed call in one line: "HTTP 409: why", or the one sentence for a server that is away. */
+export function describeFeError(error: FeError): string {
+  const { detail } = readErrorDetail(error.data);
+  return error.unreachable ? detail : `HTTP ${error.status}: ${detail}`;
 }

@@ -1,6 +1,7 @@
 import { callFe } from "./fe-client.ts";
-import { readErrorDetail } from "./fe-error-detail.ts";
+import { describeFeError } from "./fe-error-detail.ts";
 import { readHostList, type HostAction, type HostHealth } from "./host-health.ts";
+import { rememberAbsent, routeOffered } from "./server-capabilities.ts";
 
 // Corral's delivery-health routes (server.md §8) through the one fetch wrapper. Failures are
 // values; a network failure too, in words.
@@ -14,10 +15,15 @@ export type HostListAnswer =
 
 export async function fetchHosts(signal?: AbortSignal): Promise<HostListAnswer> {
   try {
+    // Never asked of a server known to lack it, and asked of an unknown one once per sign-in.
+    if ((await routeOffered("/account/hosts")) === "no") return { ok: false, unsupported: true };
     const result = await callFe("/account/hosts", { signal });
-    if (result.status === 404) return { ok: false, unsupported: true };
+    if (result.status === 404) {
+      rememberAbsent("/account/hosts");
+      return { ok: false, unsupported: true };
+    }
     if (!result.ok) {
-      const reason = `HTTP ${result.status}: ${readErrorDetail(result.data).detail}`;
+      const reason = describeFeError(result);
       return { ok: false, unsupported: false, reason, signedOut: result.status === 401 };
     }
     const hosts = readHostList(result.data);
@@ -40,7 +46,7 @@ export async function actOnHost(
     const path = `/account/hosts/${encodeURIComponent(host)}/${action}`;
     const result = await callFe(path, { method: "POST" });
     if (result.ok) return { ok: true };
-    return { ok: false, reason: `HTTP ${result.status}: ${readErrorDetail(result.data).detail}` };
+    return { ok: false, reason: describeFeError(result) };
   } catch (failure) {
     return { ok: false, reason: unreachable(failure) };
   }

@@ -22,8 +22,12 @@ describe("connection tracker", () => {
   it("counts down to the next attempt, and gives a fatal reason", () => {
     const { store, tracker } = setup();
     tracker.onOpen(true);
-    tracker.onRetry(5000);
-    expect(store.getState().status).toEqual({ kind: "reconnecting", retryAt: 1_005_000 });
+    tracker.onRetry(5000, "unreachable");
+    expect(store.getState().status).toEqual({
+      kind: "reconnecting",
+      retryAt: 1_005_000,
+      cause: "unreachable",
+    });
     tracker.onFatal("status 503");
     expect(store.getState().status).toEqual({ kind: "disconnected", reason: "status 503" });
   });
@@ -54,9 +58,26 @@ describe("connection tracker", () => {
     advance(5000);
     tracker.onOpen(false);
     expect(store.getState().markers).toEqual([
-      { kind: "gap", key: "marker-0", at: 1_011_000, from: 1_001_000, to: 1_011_000 },
+      { kind: "gap", key: "marker-0", at: 1_011_000, from: 1_001_000, to: 1_011_000, replayed: 0 },
     ]);
     tracker.clearMarkers();
     expect(store.getState().markers).toEqual([]);
+  });
+
+  it("turns a gap the upstream's history covered into a replay, and counts a partial one", () => {
+    const { store, tracker, advance } = setup();
+    tracker.onOpen(false);
+    tracker.onRetry(5000, "unreachable");
+    advance(5000);
+    const covered = tracker.onOpen(false)!;
+    tracker.onRetry(5000, "unreachable");
+    advance(5000);
+    const partial = tracker.onOpen(false)!;
+    tracker.settleGap(covered, 3, true);
+    tracker.settleGap(partial, 10, false);
+    expect(store.getState().markers).toEqual([
+      { kind: "replayed", key: covered, at: 1_005_000, count: 3 },
+      { kind: "gap", key: partial, at: 1_010_000, from: 1_005_000, to: 1_010_000, replayed: 10 },
+    ]);
   });
 });

@@ -1,5 +1,5 @@
 import { callFe } from "./fe-client.ts";
-import { readErrorDetail } from "./fe-error-detail.ts";
+import { describeFeError } from "./fe-error-detail.ts";
 import { readTriggerRecord, type RedeliverRequest, type TriggerRecord } from "./trigger-record.ts";
 
 // Corral's trigger routes (server.md §8) through the one fetch wrapper. Failures are values;
@@ -14,8 +14,8 @@ export async function fetchTriggerRecord(id: string, signal?: AbortSignal): Prom
   try {
     const result = await callFe(`/actor/triggers/${encodeURIComponent(id)}`, { signal });
     if (!result.ok) {
-      const reason = `HTTP ${result.status}: ${readErrorDetail(result.data).detail}`;
-      return { ok: false, reason, retry: result.status >= 500 };
+      const reason = describeFeError(result);
+      return { ok: false, reason, retry: result.status >= 500 || result.unreachable === true };
     }
     const record = readTriggerRecord(result.data);
     if (record === null) {
@@ -41,7 +41,7 @@ export async function redeliverTrigger(
   try {
     const result = await callFe(`/actor/triggers/${encodeURIComponent(id)}/redeliver`, { body });
     if (result.ok) return { ok: true };
-    return { ok: false, reason: `HTTP ${result.status}: ${readErrorDetail(result.data).detail}` };
+    return { ok: false, reason: describeFeError(result) };
   } catch (failure) {
     return { ok: false, reason: `the server could not be reached (${String(failure)})` };
   }

@@ -4,8 +4,13 @@ import "@testing-library/jest-dom/vitest";
 import "fake-indexeddb/auto";
 import { cleanup } from "@testing-library/react";
 import { afterEach } from "vitest";
+import { forgetCapabilities } from "../lib/server-capabilities.ts";
+import { reachability } from "../lib/server-reachability.ts";
 
 afterEach(() => {
   cleanup();
   localStorage.clear();
+  // What one test's server offered or whether it answered is no other test's business.
+  forgetCapabilities();
+  reachability.setState({ away: null });
 });

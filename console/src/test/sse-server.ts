@@ -28,6 +28,10 @@ export async function startSseServer(
   const connections: SseConnection[] = [];
   const waiters: Array<{ count: number; resolve: () => void }> = [];
   const server = createServer((request, response) => {
+    // The console asks once what the server is; this one serves streams only.
+    if (request.url?.endsWith("/account/info")) {
+      return void response.writeHead(404, { "Content-Type": "application/json" }).end("{}");
+    }
     const connection: SseConnection = {
       index: connections.length,
       headers: request.headers,

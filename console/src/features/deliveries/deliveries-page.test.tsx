@@ -143,7 +143,7 @@ describe("deliveries page", () => {
     state.hosts.answer = { status: 502, body: { detail: "Upstream is unreachable" } };
 
     expect(await screen.findByRole("alert")).toHaveTextContent(
-      /Could not refresh deliveries: HTTP 502: Upstream is unreachable\. Showing what was read at/,
+      /Could not refresh deliveries: The server is not answering \(HTTP 502: Upstream is unreachable\)\. Showing what was read at/,
     );
     expect(row(table, "mastodon.example")).toBeInTheDocument();
   });

@@ -92,7 +92,9 @@ describe("Activity, last hour", () => {
     );
 
     expect(
-      await within(figure()).findByText("Could not load the activity: HTTP 503: database is down"),
+      await within(figure()).findByText(
+        "Could not load the activity: The server is not answering (HTTP 503: database is down)",
+      ),
     ).toBeInTheDocument();
   });
 

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { setFeBaseUrl } from "../../lib/fe-client.ts";
+import { callFe, setFeBaseUrl } from "../../lib/fe-client.ts";
 import { resetUserStore, useUserStore } from "../../lib/user-store.ts";
 import type { AccountInfo } from "../../lib/wire-types.ts";
 import { startFeServer, type FeServer } from "../../test/fe-server.ts";
@@ -145,13 +145,28 @@ describe("info page", () => {
   });
 
   it("says why when the info call fails with another error", async () => {
-    routes["GET /account/info"] = () => ({ status: 503, body: { detail: "database is down" } });
+    routes["GET /account/info"] = () => ({ status: 500, body: { detail: "database is down" } });
     signIn();
     renderConsole("/");
 
     const alert = await screen.findByRole("alert");
-    expect(alert).toHaveTextContent("Could not load the account info (HTTP 503): database is down");
+    expect(alert).toHaveTextContent("Could not load the account info (HTTP 500): database is down");
     expect(useUserStore.getState().token).toBe(account.token);
+  });
+
+  it("while the server is away says so, and loads the info by itself once it answers again", async () => {
+    const original = routes["GET /account/info"]!;
+    routes["GET /account/info"] = () => ({ status: 503, body: { detail: "restarting" } });
+    signIn();
+    renderConsole("/");
+
+    expect(await screen.findByRole("alert")).toHaveTextContent(
+      "Could not load the account info: The server is not answering (HTTP 503: restarting). Asking again when it answers.",
+    );
+    routes["GET /account/info"] = original;
+    // Any answer from the server (here another page's call) is the news that it is back.
+    await callFe("/account/activity?minutes=60");
+    expect(await screen.findByRole("button", { name: "Create Actor" })).toBeInTheDocument();
   });
 
   it("says why a handle was refused (409, 422) by the handle field, not in a modal", async () => {

@@ -2,6 +2,7 @@ import { lazy, Suspense, useState } from "react";
 import { Alert, LinearProgress, Typography } from "@mui/material";
 import { JsonTree } from "../../components/json-tree/index.ts";
 import { SignedOutNotice } from "../../components/signed-out/index.ts";
+import type { FeError } from "../../lib/fe-client.ts";
 import { useUserStore } from "../../lib/user-store.ts";
 import { ActivityBoundary, ActivityFigure, ActivityLoading } from "./activity-figure.tsx";
 import { CreateActorPanel } from "./create-actor-panel.tsx";
@@ -36,7 +37,7 @@ export function InfoPage() {
       </>
     );
   }
-  if (!info) return <Alert severity="error">{describeFailure(error?.status, error?.data)}</Alert>;
+  if (!info) return <Alert severity="error">{describeFailure(error)}</Alert>;
 
   return (
     <>
@@ -80,10 +81,13 @@ export function InfoPage() {
   );
 }
 
-function describeFailure(status: number | undefined, body: unknown): string {
-  const detail = (body as { detail?: unknown } | null)?.detail;
-  const reason = typeof detail === "string" ? detail : JSON.stringify(body);
-  return `Could not load the account info (${status ? `HTTP ${status}` : "no answer"}): ${reason}`;
+function describeFailure(error: FeError | null): string {
+  const detail = (error?.data as { detail?: unknown } | null)?.detail;
+  const reason = typeof detail === "string" ? detail : JSON.stringify(error?.data);
+  // A server that is away says so in the same words as every page; it is asked again when back.
+  if (error?.unreachable)
+    return `Could not load the account info: ${reason}. Asking again when it answers.`;
+  return `Could not load the account info (HTTP ${error?.status}): ${reason}`;
 }
 
 /** Without a base URL the create-actor panel is absent (console.md); say why, and the remedy. */

@@ -1,5 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { callFe } from "../../lib/fe-client.ts";
+import { describeFeError } from "../../lib/fe-error-detail.ts";
+import { rememberAbsent, routeOffered } from "../../lib/server-capabilities.ts";
 import { getStreamStore, STREAM_TYPES } from "../../lib/stream-store.ts";
 import type { ActivityMinute, ActivityResponse } from "../../lib/wire-types.ts";
 
@@ -11,6 +13,7 @@ export type AccountActivity =
   | { state: "failed"; reason: string };
 
 const REFRESH_MS = 15_000;
+const ACTIVITY = "/account/activity";
 /** A burst of stream messages refreshes the chart once, this long after it starts. */
 const SETTLE_MS = 2_000;
 
@@ -26,10 +29,17 @@ export function useAccountActivity(): { activity: AccountActivity; stale: string
   const load = useCallback(async (signal: AbortSignal) => {
     let next: AccountActivity;
     try {
-      const result = await callFe<ActivityResponse>("/account/activity?minutes=60", { signal });
+      // Never asked of a server known to lack it, and asked of an unknown one once per sign-in.
+      if ((await routeOffered(ACTIVITY)) === "no") {
+        if (!signal.aborted) setActivity({ state: "unsupported" });
+        return;
+      }
+      const result = await callFe<ActivityResponse>(`${ACTIVITY}?minutes=60`, { signal });
       if (result.ok) next = { state: "ready", minutes: result.data.minutes };
-      else if (result.status === 404) next = { state: "unsupported" };
-      else next = { state: "failed", reason: describe(result.status, result.data) };
+      else if (result.status === 404) {
+        rememberAbsent(ACTIVITY);
+        next = { state: "unsupported" };
+      } else next = { state: "failed", reason: describeFeError(result) };
     } catch (failure) {
       if (signal.aborted) return;
       next = { state: "failed", reason: `no answer (${String(failure)})` };
@@ -61,9 +71,4 @@ export function useAccountActivity(): { activity: AccountActivity; stale: string
   }, [load]);
 
   return { activity, stale };
-}
-
-function describe(status: number, body: unknown): string {
-  const detail = (body as { detail?: unknown } | null)?.detail;
-  return `HTTP ${status}${typeof detail === "string" ? `: ${detail}` : ""}`;
 }

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { callFe, type FeError } from "../../lib/fe-client.ts";
+import { onServerBack } from "../../lib/server-reachability.ts";
 import { useUserStore } from "../../lib/user-store.ts";
 import type { AccountInfo } from "../../lib/wire-types.ts";
 
@@ -40,8 +41,7 @@ export function useAccountInfo(): AccountInfoState {
       }
     } catch (failure) {
       if (controller.signal.aborted) return;
-      console.warn(`account info failed: ${String(failure)}`);
-      setError({ ok: false, status: 0, data: { detail: String(failure) } });
+      throw failure;
     }
   }, []);
 
@@ -51,6 +51,10 @@ export function useAccountInfo(): AccountInfoState {
     if (token) void refresh();
     return () => latest.current?.abort();
   }, [token, refresh]);
+
+  // A server that was away (a restart behind a proxy) is asked again the moment it answers.
+  const failed = error?.unreachable === true;
+  useEffect(() => (failed ? onServerBack(() => void refresh()) : undefined), [failed, refresh]);
 
   return { info, error, loading: token !== null && info === null && error === null, refresh };
 }

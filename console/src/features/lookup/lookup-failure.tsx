@@ -4,15 +4,15 @@ import type { LookupFailure as Failure, LookupResult } from "../../lib/wire-type
 
 /** Says in words why a lookup found nothing; the tree below still shows the whole answer. */
 export function LookupFailure({ result }: { result: FeResponse<LookupResult> }) {
-  const data = result.data as Partial<Failure> & { raw?: unknown; detail?: unknown };
-  if (result.ok && data?.raw !== null) return null;
-  const title = result.ok
-    ? describeKind(data)
-    : `Lookup failed (HTTP ${result.status || "no answer"})`;
+  const text = describeLookupFailure(result);
+  if (text === null) return null;
+  const data = result.data as (Partial<Failure> & { raw?: unknown }) | null;
+  // Corral names the kind of failure (a DNS failure is not "not found"); others say less.
+  const kind = result.ok && data?.kind ? describeKind(data) : null;
   return (
     <Alert severity="warning" sx={{ mb: 2 }}>
-      <AlertTitle>{title}</AlertTitle>
-      {describeReason(data?.error ?? data?.detail)}
+      {kind ? <AlertTitle>{kind}</AlertTitle> : null}
+      {kind ? describeReason(data?.error) : text}
     </Alert>
   );
 }
@@ -70,6 +70,23 @@ export function describeKind(failure: Partial<Failure> | null): string {
     default:
       return "Lookup failed";
   }
+}
+
+/** Null when the lookup found a document; else one sentence saying why it did not. */
+export function describeLookupFailure(result: FeResponse<LookupResult>): string | null {
+  const data = result.data as { raw?: unknown; error?: unknown; detail?: unknown } | null;
+  if (!result.ok) {
+    const reason = describeReason(data?.detail);
+    return result.unreachable
+      ? `Lookup failed: ${reason}`
+      : `Lookup failed (HTTP ${result.status}): ${reason}`;
+  }
+  if (data?.raw !== null && data?.raw !== undefined) return null;
+  // A real cattle_grid answers 200 {} for anything it could not fetch, and says no more.
+  if (data?.error === undefined) {
+    return "Not found: nothing answered at this URI, and the server gave no reason.";
+  }
+  return `Not found: ${describeReason(data.error)}`;
 }
 
 /** A reason as text: a string as it is, FastAPI's 422 list as "loc: msg" lines. */

@@ -39,7 +39,7 @@ export function useLookup(actorId: string | null): LookupState {
         result = await callFe<LookupResult>("/actor/lookup", { body, signal: controller.signal });
       } catch (failure) {
         if (controller.signal.aborted) return;
-        result = { ok: false, status: 0, data: { detail: `no answer: ${String(failure)}` } };
+        throw failure;
       }
       if (controller.signal.aborted) return;
       setCurrent({ uri, result, pending: false });

@@ -69,6 +69,9 @@ async function send(method: string, body: TriggerRequest): Promise<PerformOutcom
     });
     // console.md: the answer is logged, its shape not shown.
     console.log(`perform ${method}`, result.status, result.data);
+    if (!result.ok && result.status === 0) {
+      return { kind: "unreachable", reason: readErrorDetail(result.data).detail };
+    }
     if (!result.ok)
       return { kind: "refused", status: result.status, ...readErrorDetail(result.data) };
     const triggerId = result.headers?.[TRIGGER_ID_HEADER];

@@ -3,9 +3,15 @@ import type { StreamMarker } from "../../lib/stream-connection.ts";
 import { formatClock } from "./message-summary.ts";
 
 export function markerText(marker: StreamMarker): string {
-  return marker.kind === "replayed"
-    ? `Reconnected: ${marker.count} missed messages replayed`
-    : `Gap: messages may be missing between ${formatClock(marker.from)} and ${formatClock(marker.to)}`;
+  if (marker.kind === "replayed") return `Reconnected: ${marker.count} missed messages replayed`;
+  if (marker.replayed === 0) return "Reconnected: messages sent while disconnected may be missing";
+  return `Reconnected: ${marker.replayed} missed messages replayed from the upstream's history; earlier ones may be missing`;
+}
+
+/** When the connection was lost and regained, for the marker's tooltip. */
+function markerSpan(marker: StreamMarker): string | undefined {
+  if (marker.kind !== "gap") return undefined;
+  return `Disconnected from ${formatClock(marker.from)} to ${formatClock(marker.to)}`;
 }
 
 /** A reconnect's marker in the list, between the messages before and after it. */
@@ -15,6 +21,7 @@ export function MarkerLine({ marker, label }: { marker: StreamMarker; label?: st
     <Alert
       severity={marker.kind === "replayed" ? "info" : "warning"}
       data-testid="stream-marker"
+      title={markerSpan(marker)}
       sx={{ py: 0 }}
     >
       {label ? `${label}: ${text}` : text}

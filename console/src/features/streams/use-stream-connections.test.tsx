@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { act, render, screen, waitFor } from "@testing-library/react";
 import { getFeBaseUrl, setFeBaseUrl } from "../../lib/fe-client.ts";
 import { getStreamStore, STREAM_TYPES } from "../../lib/stream-store.ts";
@@ -88,6 +88,20 @@ describe("useStreamConnections", () => {
     await server.waitForConnections(3);
     act(() => useUserStore.getState().setToken(null));
     await waitFor(() => expect(closed).toHaveLength(3), { timeout: 5000 });
+  });
+
+  it("signs out when a stream answers 401, as the info call does", async () => {
+    server = await startSseServer((c) => {
+      if (c.path.endsWith("/error")) c.response.writeHead(401).end('{"detail":"token ended"}');
+      else c.open();
+    });
+    setFeBaseUrl(new URL("/fe", server.url).href);
+    const error = vi.spyOn(console, "error").mockImplementation(() => {});
+    act(() => useUserStore.getState().setToken("revoked"));
+    render(<Badges />);
+    await waitFor(() => expect(useUserStore.getState().token).toBeNull(), { timeout: 5000 });
+    expect(error).toHaveBeenCalledWith(expect.stringContaining("status 401"));
+    error.mockRestore();
   });
 
   it("resumes a stream after the last stored event id", async () => {

@@ -7,8 +7,10 @@ import {
   type StreamStore,
   type StreamType,
 } from "../../lib/stream-store.ts";
-import { getConnectionTracker } from "../../lib/stream-connection.ts";
+import { whenBackendKnown } from "../../lib/server-capabilities.ts";
+import { getConnectionTracker, setReconnectAction } from "../../lib/stream-connection.ts";
 import { useUserStore } from "../../lib/user-store.ts";
+import { createUpstreamFill, type UpstreamFill } from "./upstream-fill.ts";
 
 export function buildStreamUrl(type: StreamType): string {
   return `${getFeBaseUrl()}/account/stream/${type}`;
@@ -36,39 +38,72 @@ export function useStreamConnections(): void {
     if (!token) return;
     let stopped = false;
     const handles: EventStreamHandle[] = [];
-    for (const type of STREAM_TYPES) {
-      const store = getStreamStore(type);
-      const tracker = getConnectionTracker(type);
-      tracker.onConnecting();
-      void waitForHydration(store).then(() => {
+    for (const type of STREAM_TYPES) getConnectionTracker(type).onConnecting();
+    void Promise.all(STREAM_TYPES.map((type) => waitForHydration(getStreamStore(type)))).then(
+      () => {
         if (stopped) return;
-        let sawId = false;
-        handles.push(
-          openEventStream({
-            url: buildStreamUrl(type),
-            token,
-            // Resuming after the last stored id keeps a reload from replaying what we hold.
-            lastEventId: store.getState().lastEventId,
-            onMessage: (message, id) => {
-              sawId ||= id !== null;
-              tracker.onMessage();
-              store.getState().add(message, id);
-            },
-            onPosition: (id) => {
-              sawId = true;
-              store.getState().markPosition(id);
-            },
-            onOpen: () => tracker.onOpen(sawId || store.getState().lastEventId !== null),
-            onRetry: (delayMs) => tracker.onRetry(delayMs),
-            onFatal: (reason) => tracker.onFatal(reason),
-          }),
+        const fill = createUpstreamFill();
+        // In front of a server other than Corral (a real cattle_grid), its history fills a new
+        // browser's pages and what a reconnect missed; Corral's streams resume by their ids.
+        const upstream = whenBackendKnown().then(
+          (backend) => backend !== null && backend.name !== "corral",
         );
-      });
-    }
+        for (const type of STREAM_TYPES) handles.push(connect(type, token, fill, upstream));
+        void upstream.then((yes) => (yes && !stopped ? fill.fillNewBrowser() : undefined));
+      },
+    );
     return () => {
       stopped = true;
       for (const handle of handles) handle.close();
-      for (const type of STREAM_TYPES) getConnectionTracker(type).onClosed();
+      for (const type of STREAM_TYPES) {
+        setReconnectAction(type, null);
+        getConnectionTracker(type).onClosed();
+      }
     };
   }, [token]);
+}
+
+function connect(
+  type: StreamType,
+  token: string,
+  fill: UpstreamFill,
+  upstream: Promise<boolean>,
+): EventStreamHandle {
+  const store = getStreamStore(type);
+  const tracker = getConnectionTracker(type);
+  let sawId = false;
+  const handle = openEventStream({
+    url: buildStreamUrl(type),
+    token,
+    // Resuming after the last stored id keeps a reload from replaying what we hold.
+    lastEventId: store.getState().lastEventId,
+    onMessage: (message, id) => {
+      sawId ||= id !== null;
+      // Without ids, an event the history already gave back is not shown twice.
+      if (id === null && fill.seenBefore(type, message)) return;
+      tracker.onMessage();
+      store.getState().add(message, id);
+    },
+    onPosition: (id) => {
+      sawId = true;
+      store.getState().markPosition(id);
+    },
+    onOpen: () => {
+      const knowsIds = sawId || store.getState().lastEventId !== null;
+      const marker = tracker.onOpen(knowsIds);
+      if (marker === null || knowsIds) return;
+      void upstream.then((yes) => (yes ? fill.fillGap(type, marker) : undefined));
+    },
+    onRetry: (delayMs, cause) => tracker.onRetry(delayMs, cause),
+    onFatal: (reason, status) => {
+      tracker.onFatal(reason);
+      // The token is dead (signed out elsewhere, revoked, expired): as on the info call.
+      if (status === 401) useUserStore.getState().setToken(null);
+    },
+  });
+  setReconnectAction(type, () => {
+    tracker.onConnecting();
+    handle.reconnect();
+  });
+  return handle;
 }

@@ -1,0 +1,60 @@
+// cattle_grid's own history (`GET /fe/account/history` → `{events: [...]}`, its 10 newest, newest
+// first; spec/cattle-grid-real.md): what a stream without event ids can get back of what it
+// missed. Events carry `event_type` (which stream) and `history_id` (null there, a uuid on the
+// `combined` stream), so an event is recognised by its history id, else by its activity's id, else
+// by its whole content: the same event, from the history or live, is shown once.
+import { callFe } from "./fe-client.ts";
+import { rememberAbsent, routeOffered } from "./server-capabilities.ts";
+import { isStreamType, type StreamType } from "./stream-store.ts";
+
+const HISTORY = "/account/history";
+
+export type HistoryEvent = { stream: StreamType; event: unknown; key: string };
+
+/** The stream an event belongs to, from its `event_type`; null for anything else. */
+export function streamOf(event: unknown): StreamType | null {
+  const type = (event as { event_type?: unknown } | null)?.event_type;
+  return isStreamType(type) ? type : null;
+}
+
+/** What makes two copies of one event the same: see the comment at the top. */
+export function eventKey(stream: StreamType, event: unknown): string {
+  const record = (event ?? {}) as { history_id?: unknown; data?: { raw?: unknown } };
+  if (typeof record.history_id === "string") return `h:${record.history_id}`;
+  const raw = record.data?.raw as { id?: unknown } | undefined;
+  if (typeof raw?.id === "string") return `${stream}:${raw.id}`;
+  return `${stream}:${stableJson(event)}`;
+}
+
+function stableJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(",")}]`;
+  if (value && typeof value === "object") {
+    const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableJson(v)}`).join(",")}}`;
+  }
+  return JSON.stringify(value) ?? "null";
+}
+
+let inflight: Promise<HistoryEvent[] | null> | null = null;
+
+/**
+ * The upstream's history, oldest first, or null when it has none (a 404 is remembered for the
+ * sign-in) or did not answer. Streams reconnecting together share one request.
+ */
+export function fetchUpstreamHistory(): Promise<HistoryEvent[] | null> {
+  inflight ??= askHistory().finally(() => (inflight = null));
+  return inflight;
+}
+
+async function askHistory(): Promise<HistoryEvent[] | null> {
+  if ((await routeOffered(HISTORY)) === "no") return null;
+  const result = await callFe<{ events?: unknown }>(HISTORY);
+  if (result.status === 404) rememberAbsent(HISTORY);
+  if (!result.ok || !Array.isArray(result.data?.events)) return null;
+  const events: HistoryEvent[] = [];
+  for (const event of result.data.events) {
+    const stream = streamOf(event);
+    if (stream) events.push({ stream, event, key: eventKey(stream, event) });
+  }
+  return events.reverse();
+}
