@@ -5,14 +5,20 @@ import { InboxKeyCache } from "./key-cache.ts";
 import { loadInstanceSigner } from "./local-keys.ts";
 import type { Signer } from "./signing.ts";
 import { outgoingOf } from "./outgoing.ts";
-import { verifyDraftQuickly, type SignedRequest } from "./verify-draft.ts";
+import { diagnoseSignature, verifyDraftQuickly, type SignedRequest } from "./verify-draft.ts";
 
 // Who signed a request: the inbox (POST, body covered by the digest) and protected objects (GET).
 // Fedify's verifyRequestDetailed() tells draft-cavage from RFC 9421 by the headers and checks the
 // digest, the date window and the signature; the key comes from our cache (no JSON-LD). The usual
 // inbox POST is verified first by verify-draft.ts, which applies the same checks synchronously.
 
-export type Signed = { ok: true; owner: string; keyId: string } | { ok: false; reason: string };
+export type Signed =
+  | { ok: true; owner: string; keyId: string }
+  | { ok: false; reason: string; code: SignatureFailure };
+
+/** Why a signature was not accepted, as the inbox's refusal record names it (server.md §11). */
+export type SignatureFailure =
+  "unsigned" | "bad_signature" | "digest_mismatch" | "key_fetch_failed" | "date_skew";
 
 const keyCaches = new WeakMap<Services, InboxKeyCache>();
 
@@ -21,11 +27,16 @@ export async function verifySigner(
   request: SignedRequest,
   body: Uint8Array | null,
 ): Promise<Signed> {
-  if (!request.headers.has("Signature")) return { ok: false, reason: "the request is not signed" };
+  if (!request.headers.has("Signature"))
+    return { ok: false, code: "unsigned", reason: "the request is not signed" };
   const signatureInput = request.headers.get("Signature-Input");
   // RFC 9421 leaves covering the body optional; an inbox must insist on it.
   if (body !== null && signatureInput !== null && !signatureInput.includes('"content-digest"')) {
-    return { ok: false, reason: "the signature does not cover Content-Digest" };
+    return {
+      ok: false,
+      code: "bad_signature",
+      reason: "the signature does not cover Content-Digest",
+    };
   }
   const keyCache = getKeyCache(services);
   if (body !== null) {
@@ -45,22 +56,42 @@ export async function verifySigner(
     });
   } catch (error) {
     // Fedify throws rather than answers for some keys (an Ed25519 key in a draft-cavage signature).
-    return { ok: false, reason: `the signature could not be checked: ${(error as Error).message}` };
+    return {
+      ok: false,
+      code: "bad_signature",
+      reason: `the signature could not be checked: ${(error as Error).message}`,
+    };
   }
   if (!result.verified) {
     const reason = result.reason;
-    if (reason.type === "noSignature") return { ok: false, reason: "the request is not signed" };
+    if (reason.type === "noSignature")
+      return { ok: false, code: "unsigned", reason: "the request is not signed" };
     const keyId = reason.keyId?.href;
+    // What the request shows (a digest not matching, a Date far off) comes first: then the key
+    // host's answer; else the signature itself does not verify.
+    const shown = diagnoseSignature(request, body);
+    if (shown) return { ok: false, code: shown.code, reason: shown.words };
     const fetchReason = keyId ? keyCache.reasonFor(keyId) : undefined;
+    if (fetchReason) return { ok: false, code: "key_fetch_failed", reason: fetchReason };
+    if (reason.type === "keyFetchError")
+      return {
+        ok: false,
+        code: "key_fetch_failed",
+        reason: `key ${keyId ?? "(none)"} could not be fetched`,
+      };
     return {
       ok: false,
-      reason:
-        fetchReason ??
-        `the signature${keyId ? ` by ${keyId}` : ""} does not verify (date, digest or signature)`,
+      code: "bad_signature",
+      reason: `the signature${keyId ? ` by ${keyId}` : ""} does not verify with its key`,
     };
   }
   const owner = result.key.ownerId?.href;
-  if (!owner) return { ok: false, reason: `key ${result.key.id?.href} names no owner` };
+  if (!owner)
+    return {
+      ok: false,
+      code: "key_fetch_failed",
+      reason: `key ${result.key.id?.href} names no owner`,
+    };
   return { ok: true, owner, keyId: result.key.id?.href ?? "" };
 }
 

@@ -218,6 +218,41 @@ const migrations: Migration[] = [
       `CREATE INDEX deliveries_body ON deliveries(body_id)`,
     ],
   },
+  {
+    // What the inbox refused and why (server.md §11), the newest 1,000 per account (account 0:
+    // attributable to no one, shown to admins); and per account, remote host, UTC day and
+    // outcome ('accepted' or a refusal's reason) how many requests and the latest, for a host's
+    // inbound side. Neither references accounts: rows are pruned by count and by age instead.
+    id: 7,
+    sql: ({ serial }) => [
+      `CREATE TABLE inbox_refusals (
+        id ${serial},
+        account_id BIGINT NOT NULL,
+        received_at BIGINT NOT NULL,
+        client TEXT NOT NULL,
+        inbox TEXT NOT NULL,
+        key_id TEXT,
+        key_host TEXT,
+        actor_host TEXT,
+        activity_id TEXT,
+        activity_type TEXT,
+        status INTEGER NOT NULL,
+        reason TEXT NOT NULL,
+        detail TEXT NOT NULL,
+        body TEXT
+      )`,
+      `CREATE INDEX inbox_refusals_account ON inbox_refusals(account_id, id)`,
+      `CREATE TABLE inbound_days (
+        account_id BIGINT NOT NULL,
+        host TEXT NOT NULL,
+        day BIGINT NOT NULL,
+        outcome TEXT NOT NULL,
+        n INTEGER NOT NULL,
+        last_at BIGINT NOT NULL,
+        PRIMARY KEY (account_id, host, day, outcome)
+      )`,
+    ],
+  },
 ];
 
 /** True when every migration this build knows has been applied (/readyz answers 200 only then). */

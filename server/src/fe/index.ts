@@ -13,6 +13,7 @@ import { createStreamRoutes } from "./streams.ts";
 import { createSignInRoutes, createSignOutRoutes } from "./signin.ts";
 import { createTriggerRoutes } from "./triggers.ts";
 import { createHostRoutes } from "./hosts.ts";
+import { createRefusalRoutes } from "./refusals.ts";
 
 export function createFeApp(services: Services, options: { throttle?: SignInThrottle } = {}) {
   const fe = new Hono<FeEnv>();
@@ -32,6 +33,7 @@ export function createFeApp(services: Services, options: { throttle?: SignInThro
   fe.route("/", createActivityRoutes(services));
   fe.route("/", createTriggerRoutes(services));
   fe.route("/", createHostRoutes(services));
+  fe.route("/", createRefusalRoutes(services));
   fe.notFound((c) => sendDetail(c, 404, "Not Found"));
   return fe;
 }

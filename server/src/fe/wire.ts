@@ -79,6 +79,14 @@ export type RedeliverRequest = { inbox?: string };
 /** Corral's addition: `GET /fe/account/hosts` answers a list of these. */
 export type { HostHealth } from "../delivery/host-health.ts";
 
+/** Corral's addition: `GET /fe/account/refusals` answers a RefusalPage (server.md §11). */
+export type {
+  RefusalEntry,
+  RefusalPage,
+  RefusalReason,
+  Inbound,
+} from "../receive/refusal-types.ts";
+
 /** Every error answer but 422: `{"detail": "why"}` (FastAPI's shape). */
 export type ErrorDetail = { detail: string };
 /** 422: FastAPI's validation error, every entry with loc, msg, type. */

@@ -3,7 +3,13 @@ import { observeInbox } from "../metrics/observe.ts";
 import type { Services } from "../services.ts";
 import { logRequest } from "../web/request-log.ts";
 import { securityHeaderValues } from "../web/security-headers.ts";
-import { handleInbox, MAX_INBOX_BODY_BYTES, type InboxAnswer, type InboxRequest } from "./inbox.ts";
+import {
+  handleInbox,
+  inboxClient,
+  MAX_INBOX_BODY_BYTES,
+  type InboxAnswer,
+  type InboxRequest,
+} from "./inbox.ts";
 
 // Inbox POSTs straight from Node's HTTP server, before Hono: under load they are nearly every
 // request, and building a fetch Request, a Response and Hono's context for each cost an eighth
@@ -63,6 +69,12 @@ export function createInboxListener(
     const origin = `${schemeOf(host)}://${host}`;
     const actorId = shared ? null : `${origin}${path.slice(0, -"/inbox".length)}`;
     const request = nodeInboxRequest(req, `${origin}${target}`);
+    request.client = () =>
+      inboxClient(
+        req.socket.remoteAddress,
+        request.headers.get("X-Forwarded-For"),
+        services.config.trustProxy,
+      );
     const send = (answer: InboxAnswer) => {
       if (answer.detail === undefined) res.writeHead(answer.status, acceptedHeaders).end();
       else {

@@ -21,8 +21,16 @@ export interface RemoteActor {
   verifiedGetters: string[];
   /** Serves `body` (JSON text) at `path` from now on. */
   serve(path: string, body: string): void;
-  /** A POST of `body` to `url` signed with this actor's key (draft-cavage unless told). */
-  signedPost(url: string, body: string, spec?: "rfc9421"): Promise<Request>;
+  /**
+   * A POST of `body` to `url` signed with this actor's key (draft-cavage unless told); `headers`
+   * given are signed as they are (a Date or Digest of the test's choosing).
+   */
+  signedPost(
+    url: string,
+    body: string,
+    spec?: "rfc9421",
+    headers?: Record<string, string>,
+  ): Promise<Request>;
   close(): Promise<void>;
 }
 
@@ -97,11 +105,11 @@ export async function startRemoteActor(
     requests,
     verifiedGetters,
     serve: (path, body) => void documents.set(path, body),
-    signedPost: (url, body, spec) =>
+    signedPost: (url, body, spec, headers) =>
       signRequest(
         new Request(url, {
           method: "POST",
-          headers: { "Content-Type": "application/activity+json" },
+          headers: { "Content-Type": "application/activity+json", ...headers },
           body,
         }),
         keys.privateKey,
