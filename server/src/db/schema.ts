@@ -253,6 +253,40 @@ const migrations: Migration[] = [
       )`,
     ],
   },
+  {
+    // One host, both directions (server.md §11): every delivery attempt with its answer's start
+    // (a host's newest 50, a delivery's own), swept with the deliveries; a host's software from
+    // its NodeInfo (read at most daily); why a host's latest failure failed (a host never
+    // reached has no delivery attempt to say it); and the hold of a failing host.
+    id: 8,
+    sql: ({ serial }) => [
+      `CREATE TABLE delivery_attempts (
+        id ${serial},
+        delivery_id BIGINT NOT NULL,
+        account_id BIGINT,
+        host TEXT NOT NULL,
+        inbox TEXT NOT NULL,
+        at BIGINT NOT NULL,
+        status INTEGER,
+        duration_ms INTEGER NOT NULL,
+        error TEXT,
+        response TEXT
+      )`,
+      `CREATE INDEX delivery_attempts_delivery ON delivery_attempts(delivery_id)`,
+      `CREATE INDEX delivery_attempts_host ON delivery_attempts(account_id, host, id)`,
+      `CREATE INDEX delivery_attempts_time ON delivery_attempts(at)`,
+      `CREATE TABLE host_software (
+        host TEXT PRIMARY KEY,
+        name TEXT,
+        version TEXT,
+        checked_at BIGINT NOT NULL
+      )`,
+      `ALTER TABLE hosts ADD COLUMN last_error TEXT`,
+      `ALTER TABLE hosts ADD COLUMN held_since BIGINT`,
+      `ALTER TABLE hosts ADD COLUMN next_probe_at BIGINT`,
+      `ALTER TABLE hosts ADD COLUMN hold_reason TEXT`,
+    ],
+  },
 ];
 
 /** True when every migration this build knows has been applied (/readyz answers 200 only then). */

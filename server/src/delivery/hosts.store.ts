@@ -10,6 +10,12 @@ export interface HostRow {
   failing_since: number | null;
   last_success_at: number | null;
   last_failure_at: number | null;
+  /** Why the latest failure failed, in words. */
+  last_error: string | null;
+  /** The hold of a failing host (server.md §11): since when, its next probe, why. */
+  held_since: number | null;
+  next_probe_at: number | null;
+  hold_reason: string | null;
 }
 
 const DAY_MS = 86_400_000;
@@ -20,7 +26,13 @@ const toRow = (r: Record<string, unknown>): HostRow => ({
   failing_since: r.failing_since == null ? null : Number(r.failing_since),
   last_success_at: r.last_success_at == null ? null : Number(r.last_success_at),
   last_failure_at: r.last_failure_at == null ? null : Number(r.last_failure_at),
+  last_error: r.last_error == null ? null : String(r.last_error),
+  held_since: r.held_since == null ? null : Number(r.held_since),
+  next_probe_at: r.next_probe_at == null ? null : Number(r.next_probe_at),
+  hold_reason: r.hold_reason == null ? null : String(r.hold_reason),
 });
+
+const HOST_COLUMNS = `host, stopped, failing_since, last_success_at, last_failure_at, last_error, held_since, next_probe_at, hold_reason`;
 
 /** The host's row, made (ok, not stopped) when the account first delivers there. */
 export async function ensureHost(tx: Db, accountId: number, host: string): Promise<HostRow> {
@@ -36,16 +48,16 @@ export async function findHost(
   accountId: number,
   host: string,
 ): Promise<HostRow | undefined> {
-  const row = await db.get(
-    `SELECT host, stopped, failing_since, last_success_at, last_failure_at FROM hosts WHERE account_id = ? AND host = ?`,
-    [accountId, host],
-  );
+  const row = await db.get(`SELECT ${HOST_COLUMNS} FROM hosts WHERE account_id = ? AND host = ?`, [
+    accountId,
+    host,
+  ]);
   return row && toRow(row);
 }
 
 export async function listHostRows(db: Db, accountId: number): Promise<HostRow[]> {
   const rows = await db.all(
-    `SELECT host, stopped, failing_since, last_success_at, last_failure_at FROM hosts WHERE account_id = ? ORDER BY host`,
+    `SELECT ${HOST_COLUMNS} FROM hosts WHERE account_id = ? ORDER BY host`,
     [accountId],
   );
   return rows.map(toRow);
@@ -76,11 +88,12 @@ export async function noteHostFailure(
   accountId: number,
   host: string,
   now: number,
+  error: string | null = null,
 ): Promise<HostRow> {
   await ensureHost(tx, accountId, host);
   await tx.run(
-    `UPDATE hosts SET last_failure_at = ?, failing_since = COALESCE(failing_since, ?) WHERE account_id = ? AND host = ?`,
-    [now, now, accountId, host],
+    `UPDATE hosts SET last_failure_at = ?, failing_since = COALESCE(failing_since, ?), last_error = ? WHERE account_id = ? AND host = ?`,
+    [now, now, error, accountId, host],
   );
   await tx.run(
     `INSERT INTO host_days (account_id, host, day, failures) VALUES (?, ?, ?, 1)

@@ -4,6 +4,7 @@ import { writeOutcomes, type DeliveryOutcome, type DeliveryRow } from "../db/del
 import { reportError } from "../events/report-error.ts";
 import { findHost, noteHostFailure, noteHostSuccess, type HostRow } from "./hosts.store.ts";
 import { deferHostDeliveries, releaseDeferred } from "./delivery-records.store.ts";
+import { insertAttempts, type AttemptRow } from "./attempts.store.ts";
 
 // What an attempt comes to, written as it ends (attempts that end together share one
 // transaction; each stays claimed until it is written, so a crash re-sends only what was in
@@ -35,6 +36,9 @@ export function breakerUntil(host: HostRow, now: number): number | null {
 export interface EndedAttempt {
   row: DeliveryRow;
   result: PostResult;
+  /** When the attempt began, and how long it took (both recorded as its attempt row). */
+  at?: number;
+  durationMs?: number;
 }
 
 /**
@@ -69,7 +73,10 @@ export async function recordAttempts(
         continue;
       }
       answering.delete(key);
-      const host = accountId != null ? await noteHostFailure(tx, accountId, row.host, now) : null;
+      const host =
+        accountId != null
+          ? await noteHostFailure(tx, accountId, row.host, now, result.reason)
+          : null;
       const final =
         (result.status !== undefined && PERMANENT_STATUSES.has(result.status)) ||
         attempt >= MAX_ATTEMPTS;
@@ -94,6 +101,10 @@ export async function recordAttempts(
         await deferHostDeliveries(tx, accountId, row.host, breaker + BREAKER_GAP_MS, row.id);
     }
     await writeOutcomes(tx, decided);
+    await insertAttempts(
+      tx,
+      attempts.map((ended) => attemptRow(ended, now)),
+    );
     return decided;
   });
   for (const [i, outcome] of outcomes.entries()) {
@@ -104,6 +115,20 @@ export async function recordAttempts(
       );
   }
   return outcomes;
+}
+
+function attemptRow({ row, result, at, durationMs }: EndedAttempt, now: number): AttemptRow {
+  return {
+    deliveryId: row.id,
+    accountId: row.account_id,
+    host: row.host,
+    inbox: row.inbox,
+    at: at ?? now,
+    status: result.status ?? null,
+    durationMs: durationMs ?? 0,
+    error: result.ok ? null : result.reason,
+    response: result.ok ? null : (result.response ?? null),
+  };
 }
 
 async function report(

@@ -10,7 +10,7 @@ import {
 import type { Receive } from "../receive/accept-activity.ts";
 import { attemptDelivery } from "./attempt.ts";
 import { startClaimLoop } from "./claim-loop.ts";
-import { ensureHost, type HostRow } from "./hosts.store.ts";
+import { ensureHost, noteHostFailure, type HostRow } from "./hosts.store.ts";
 import { insertBody } from "./delivery-bodies.store.ts";
 import { digestOf } from "../activitypub/draft-signing.ts";
 import { BREAKER_GAP_MS, breakerUntil, recordAttempts, type EndedAttempt } from "./outcome.ts";
@@ -28,8 +28,11 @@ export interface DeliveryJob {
   /** The trigger that caused it, or null (an automatic Accept, say). */
   triggerId?: string | null;
   inboxes: string[];
-  /** Targets refused before sending (no inbox found): kept as `refused` rows, never sent. */
-  refused?: Array<{ target: string; reason: string }>;
+  /**
+   * Targets refused before sending (no inbox found): kept as `refused` rows, never sent. With
+   * `hostFailed`, their host could not be reached or answered an error: a failure of the host.
+   */
+  refused?: Array<{ target: string; reason: string; hostFailed?: boolean }>;
   /** The exact bytes to POST. */
   body: string;
   routingKey: string;
@@ -70,8 +73,10 @@ export async function queueDeliveries(tx: Db, job: DeliveryJob): Promise<void> {
     const nextAttemptAt = held === null ? now : held + BREAKER_GAP_MS;
     rows.push({ ...base, inbox, host, state, nextAttemptAt });
   }
-  for (const { target, reason } of job.refused ?? []) {
+  for (const { target, reason, hostFailed } of job.refused ?? []) {
     const host = hostOf(target);
+    // A host never reached is a host like any other on GET /fe/account/hosts: failing, and why.
+    if (hostFailed && host !== "?") await noteHostFailure(tx, job.accountId, host, now, reason);
     rows.push({
       ...base,
       inbox: target,
@@ -114,8 +119,11 @@ export function startDeliveryWorker(
     renew: (ids, until) => renewLeases(services.db, ids, until),
     run: async (row) => {
       const observe = observeDelivery(services, row);
+      const at = Date.now();
+      const started = performance.now();
       const result = await attemptDelivery(services, row, options.receive);
-      observe(await record({ row, result }));
+      const durationMs = Math.round(performance.now() - started);
+      observe(await record({ row, result, at, durationMs }));
     },
   });
   const unsubscribe = services.bus.subscribe((message) => {

@@ -78,6 +78,8 @@ export type { TriggerRecord } from "../triggers/trigger-record.ts";
 export type RedeliverRequest = { inbox?: string };
 /** Corral's addition: `GET /fe/account/hosts` answers a list of these. */
 export type { HostHealth } from "../delivery/host-health.ts";
+/** Corral's addition: `GET /fe/account/hosts/{host}` (server.md §11). */
+export type { DeliveryAttempt, HostDetail, HostHold } from "../delivery/host-health.ts";
 
 /** Corral's addition: `GET /fe/account/refusals` answers a RefusalPage (server.md §11). */
 export type {

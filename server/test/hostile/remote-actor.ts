@@ -19,6 +19,8 @@ export interface RemoteActor {
   requests: { method: string; url: string; headers: IncomingMessage["headers"]; body: string }[];
   /** The owners of the keys that signed GETs it answered (authorizedFetch only). */
   verifiedGetters: string[];
+  /** How POSTs are answered from now on (default 202 and no body). */
+  postAnswer: { status: number; body?: string; headers?: Record<string, string> };
   /** Serves `body` (JSON text) at `path` from now on. */
   serve(path: string, body: string): void;
   /**
@@ -76,8 +78,11 @@ export async function startRemoteActor(
       if (document !== undefined) {
         res.writeHead(200, { "Content-Type": "application/activity+json" });
         res.end(document);
+      } else if (req.method === "POST") {
+        res.writeHead(remote.postAnswer.status, remote.postAnswer.headers);
+        res.end(remote.postAnswer.body);
       } else {
-        res.writeHead(req.method === "POST" ? 202 : 404);
+        res.writeHead(404);
         res.end();
       }
     });
@@ -98,7 +103,8 @@ export async function startRemoteActor(
       publicKey: { id: `${actorId}#main-key`, owner: actorId, publicKeyPem },
     }),
   );
-  return {
+  const remote: RemoteActor = {
+    postAnswer: { status: 202 },
     base,
     port,
     actorId,
@@ -122,6 +128,7 @@ export async function startRemoteActor(
         server.closeAllConnections();
       }),
   };
+  return remote;
 }
 
 /** The owner of the key that signed this GET, fetched from its server unsigned; or null. */
