@@ -1,6 +1,5 @@
 import { findActorAccounts } from "../actors/index.ts";
 import { idsOf } from "../activitypub/parse.ts";
-import { grouped } from "../db/grouped.ts";
 import type { Services } from "../services.ts";
 import {
   addInboundCounts,
@@ -26,7 +25,7 @@ export { refusalReasons, type Inbound, type RefusalEntry, type RefusalPage, type
 // The inbox's record of what it refused and what it took, per remote host (server.md §11).
 // Never on the inbox's path: each call queues its item and returns; the items of one turn of the
 // event loop are attributed to accounts together (one lookup of the actors they name) and
-// written in one transaction (grouped.ts), as the inbox's other writes are.
+// written in one transaction, as the inbox's other writes are (db/grouped.ts).
 
 /** One refused request as the inbox saw it. */
 export interface Refusal extends Omit<RefusalRow, "accountId"> {
@@ -42,70 +41,88 @@ type Item =
   | { kind: "accepted"; accounts: number[]; host: string; at: number };
 
 const SWEEP_EVERY_MS = 3600_000;
-const writers = new WeakMap<Services, (item: Item) => Promise<void>>();
 
-function writerOf(services: Services) {
-  let writer = writers.get(services);
-  if (!writer) {
-    let lastSweep = 0;
-    writer = grouped(async (items: Item[]) => {
-      const refusals = items.flatMap((i) => (i.kind === "refused" ? [i.refusal] : []));
-      const named = [...new Set(refusals.flatMap((r) => r.addressedTo))];
-      const accountOf = new Map<string, number>();
-      if (named.length > 0)
-        for (const actor of await findActorAccounts(services.db, named))
-          if (actor.accountId !== null) accountOf.set(actor.id, actor.accountId);
-      const rows: RefusalRow[] = [];
-      const counts = new Map<string, InboundCount>();
-      const count = (accountId: number, host: string, outcome: string, at: number) => {
-        const day = Math.floor(at / DAY_MS);
-        const key = `${accountId} ${day} ${outcome} ${host}`;
-        const found = counts.get(key);
-        if (found) {
-          found.n++;
-          found.lastAt = Math.max(found.lastAt, at);
-        } else counts.set(key, { accountId, host, day, outcome, n: 1, lastAt: at });
-      };
-      for (const item of items) {
-        if (item.kind === "accepted") {
-          for (const accountId of item.accounts) count(accountId, item.host, "accepted", item.at);
-          continue;
-        }
-        const { addressedTo, ...refusal } = item.refusal;
-        const accounts = new Set<number>();
-        for (const id of addressedTo) {
-          const accountId = accountOf.get(id);
-          if (accountId !== undefined) accounts.add(accountId);
-        }
-        if (accounts.size === 0) accounts.add(NO_ACCOUNT);
-        const host = refusal.actorHost ?? refusal.keyHost;
-        for (const accountId of accounts) {
-          rows.push({ ...refusal, accountId });
-          if (host !== null) count(accountId, host, refusal.reason, refusal.receivedAt);
-        }
-      }
-      await services.db.transaction(async (tx) => {
-        if (rows.length > 0) await insertRefusals(tx, rows);
-        if (counts.size > 0) await addInboundCounts(tx, [...counts.values()]);
-      });
-      const now = Date.now();
-      if (now - lastSweep > SWEEP_EVERY_MS) {
-        lastSweep = now;
-        await deleteOldInboundDays(services.db, now);
-      }
-      return items.map(() => undefined);
-    });
-    writers.set(services, writer);
-  }
-  return writer;
+interface Writer {
+  pending: Item[];
+  scheduled: boolean;
+  /** The group being written; the next waits for it, and gathers what arrives meanwhile. */
+  writing: Promise<void>;
+  lastSweep: number;
 }
 
+const writers = new WeakMap<Services, Writer>();
+
+// Grouped as grouped.ts groups the inbox's other writes (one transaction for what one turn of
+// the event loop received, the next group waiting for the one being written), without a promise
+// per item: nobody waits for a record, and the refused path stays as cheap as the accepted one.
 function write(services: Services, item: Item): void {
-  const written = writerOf(services)(item).catch((error: Error) =>
-    console.error(`inbox: recording ${item.kind} failed: ${error.message}`),
-  );
-  // Shutting down waits for what was queued (main.ts drains services.tasks before closing).
-  services.tasks?.track(written);
+  let writer = writers.get(services);
+  if (!writer) {
+    writer = { pending: [], scheduled: false, writing: Promise.resolve(), lastSweep: 0 };
+    writers.set(services, writer);
+  }
+  writer.pending.push(item);
+  if (writer.scheduled) return;
+  writer.scheduled = true;
+  const current = writer;
+  setImmediate(() => {
+    current.writing = current.writing.then(async () => {
+      current.scheduled = false;
+      const items = current.pending.splice(0);
+      await writeItems(services, current, items).catch((error: Error) =>
+        console.error(`inbox: recording ${items.length} requests failed: ${error.message}`),
+      );
+    });
+    // Shutting down waits for what was queued (main.ts drains services.tasks before closing).
+    services.tasks?.track(current.writing);
+  });
+}
+
+async function writeItems(services: Services, writer: Writer, items: Item[]): Promise<void> {
+  const refusals = items.flatMap((i) => (i.kind === "refused" ? [i.refusal] : []));
+  const named = [...new Set(refusals.flatMap((r) => r.addressedTo))];
+  const accountOf = new Map<string, number>();
+  if (named.length > 0)
+    for (const actor of await findActorAccounts(services.db, named))
+      if (actor.accountId !== null) accountOf.set(actor.id, actor.accountId);
+  const rows: RefusalRow[] = [];
+  const counts = new Map<string, InboundCount>();
+  const count = (accountId: number, host: string, outcome: string, at: number) => {
+    const day = Math.floor(at / DAY_MS);
+    const key = `${accountId} ${day} ${outcome} ${host}`;
+    const found = counts.get(key);
+    if (found) {
+      found.n++;
+      found.lastAt = Math.max(found.lastAt, at);
+    } else counts.set(key, { accountId, host, day, outcome, n: 1, lastAt: at });
+  };
+  for (const item of items) {
+    if (item.kind === "accepted") {
+      for (const accountId of item.accounts) count(accountId, item.host, "accepted", item.at);
+      continue;
+    }
+    const { addressedTo, ...refusal } = item.refusal;
+    const accounts = new Set<number>();
+    for (const id of addressedTo) {
+      const accountId = accountOf.get(id);
+      if (accountId !== undefined) accounts.add(accountId);
+    }
+    if (accounts.size === 0) accounts.add(NO_ACCOUNT);
+    const host = refusal.actorHost ?? refusal.keyHost;
+    for (const accountId of accounts) {
+      rows.push({ ...refusal, accountId });
+      if (host !== null) count(accountId, host, refusal.reason, refusal.receivedAt);
+    }
+  }
+  await services.db.transaction(async (tx) => {
+    if (rows.length > 0) await insertRefusals(tx, rows);
+    if (counts.size > 0) await addInboundCounts(tx, [...counts.values()]);
+  });
+  const now = Date.now();
+  if (now - writer.lastSweep > SWEEP_EVERY_MS) {
+    writer.lastSweep = now;
+    await deleteOldInboundDays(services.db, now);
+  }
 }
 
 /** Records a refused inbox request (answered before it is written). */
