@@ -32,6 +32,8 @@ export interface Answer {
   status: number;
   statusText: string;
   detail: string;
+  /** The Retry-After header of an error answer, as sent. */
+  retryAfter?: string;
 }
 
 const DETAIL_BYTES = 4096;
@@ -68,7 +70,13 @@ export function createOutgoing(options: {
         await answer.body.dump();
         return { status, statusText, detail: "" };
       }
-      return { status, statusText, detail: await readStart(answer.body, DETAIL_BYTES) };
+      const retryAfter = answer.headers["retry-after"];
+      return {
+        status,
+        statusText,
+        detail: await readStart(answer.body, DETAIL_BYTES),
+        ...(typeof retryAfter === "string" ? { retryAfter } : {}),
+      };
     },
     close: () => agent.close(),
   };

@@ -102,7 +102,18 @@ export type PostResult =
       refused?: boolean;
       /** The first 300 bytes of the answer's body, when there was an answer. */
       response?: string;
+      /** When the answer's Retry-After allows the next attempt (ms since the epoch). */
+      retryAt?: number;
     };
+
+/** Retry-After (seconds, or an HTTP date) as a time; undefined when absent or unreadable. */
+export function retryAtOf(header: string | undefined, now = Date.now()): number | undefined {
+  if (header === undefined) return undefined;
+  const trimmed = header.trim();
+  if (/^\d+$/.test(trimmed)) return now + Number(trimmed) * 1000;
+  const date = Date.parse(trimmed);
+  return Number.isNaN(date) ? undefined : date;
+}
 
 /** The first `bytes` bytes of `text` (a character cut in two is left out). */
 export function startOf(text: string, bytes: number): string {
@@ -148,6 +159,7 @@ export async function signedPost(
       status: answer.status,
       reason: `${inbox} answered ${answer.status} ${answer.statusText}${detail ? `: ${detail}` : ""}`,
       response: startOf(answer.detail, 300),
+      retryAt: retryAtOf(answer.retryAfter),
     };
   } catch (error) {
     return failure(inbox, error, options.timeoutMs);

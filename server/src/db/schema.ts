@@ -287,6 +287,22 @@ const migrations: Migration[] = [
       `ALTER TABLE hosts ADD COLUMN hold_reason TEXT`,
     ],
   },
+  {
+    // Holding a failing host (server.md §11): failed attempts in the current run of failures;
+    // inboxes that answered 410, not tried for later activities until their host answers again.
+    id: 9,
+    sql: () => [
+      `ALTER TABLE hosts ADD COLUMN run_failures INTEGER NOT NULL DEFAULT 0`,
+      `CREATE TABLE gone_inboxes (
+        account_id BIGINT NOT NULL,
+        host TEXT NOT NULL,
+        inbox TEXT NOT NULL,
+        since BIGINT NOT NULL,
+        PRIMARY KEY (account_id, inbox)
+      )`,
+      `CREATE INDEX gone_inboxes_host ON gone_inboxes(account_id, host)`,
+    ],
+  },
 ];
 
 /** True when every migration this build knows has been applied (/readyz answers 200 only then). */

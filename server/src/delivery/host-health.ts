@@ -54,3 +54,15 @@ export interface HostDetail extends HostHealth {
   /** The newest 50 attempts, newest first. */
   attempts: DeliveryAttempt[];
 }
+
+/** `GET /fe/account/backlog` (server.md §11): what waits for delivery, for the account's actors. */
+export interface Backlog {
+  /** Queued, retrying or stopped, and not being attempted right now. */
+  waiting: number;
+  inFlight: number;
+  retrying: number;
+  /** Retrying with one attempt left. */
+  nearGiveUp: number;
+  oldestWaitingAgeS: number | null;
+  worstHosts: Array<{ host: string; waiting: number; oldestAgeS: number }>;
+}

@@ -10,10 +10,16 @@ import {
 import type { Receive } from "../receive/accept-activity.ts";
 import { attemptDelivery } from "./attempt.ts";
 import { startClaimLoop } from "./claim-loop.ts";
-import { ensureHost, noteHostFailure, type HostRow } from "./hosts.store.ts";
+import { ensureHost, findGoneInboxes, noteHostFailure, type HostRow } from "./hosts.store.ts";
 import { insertBody } from "./delivery-bodies.store.ts";
 import { digestOf } from "../activitypub/draft-signing.ts";
-import { BREAKER_GAP_MS, breakerUntil, recordAttempts, type EndedAttempt } from "./outcome.ts";
+import {
+  BREAKER_GAP_MS,
+  breakerUntil,
+  HOLD_GAP_MS,
+  recordAttempts,
+  type EndedAttempt,
+} from "./outcome.ts";
 import { grouped } from "../db/grouped.ts";
 import { observeDelivery } from "../metrics/observe.ts";
 
@@ -65,12 +71,31 @@ export async function queueDeliveries(tx: Db, job: DeliveryJob): Promise<void> {
   const hosts = new Map<string, HostRow>();
   for (const inbox of job.inboxes) {
     const host = hostOf(inbox);
-    let known = hosts.get(host);
-    if (!known) hosts.set(host, (known = await ensureHost(tx, job.accountId, host)));
+    if (!hosts.has(host)) hosts.set(host, await ensureHost(tx, job.accountId, host));
+  }
+  // Inboxes that answered 410 are not tried until their host answers again (server.md §11);
+  // only failing hosts can have one, so a healthy send asks nothing more.
+  const failing = job.inboxes.filter((inbox) => hosts.get(hostOf(inbox))!.failing_since !== null);
+  const gone = failing.length > 0 ? await findGoneInboxes(tx, job.accountId, failing) : null;
+  for (const inbox of job.inboxes) {
+    const host = hostOf(inbox);
+    const known = hosts.get(host)!;
+    const goneSince = gone?.get(inbox);
+    if (goneSince !== undefined) {
+      const since = new Date(goneSince).toISOString();
+      const lastError = `${inbox} answered 410 Gone at ${since}: not tried until ${host} answers again`;
+      rows.push({ ...base, inbox, host, state: "refused", nextAttemptAt: now, lastError });
+      continue;
+    }
     const state = known.stopped ? "stopped" : "queued";
-    // Behind the breaker's hourly probe (outcome.ts), until the host answers again.
-    const held = breakerUntil(known, now);
-    const nextAttemptAt = held === null ? now : held + BREAKER_GAP_MS;
+    // Behind the breaker's hourly probe, or a held host's probe (outcome.ts), until it answers.
+    const breaker = breakerUntil(known, now);
+    const nextAttemptAt =
+      breaker !== null
+        ? breaker + BREAKER_GAP_MS
+        : known.held_since !== null
+          ? Math.max(now, known.next_probe_at ?? now) + HOLD_GAP_MS
+          : now;
     rows.push({ ...base, inbox, host, state, nextAttemptAt });
   }
   for (const { target, reason, hostFailed } of job.refused ?? []) {

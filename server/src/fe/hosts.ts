@@ -8,6 +8,7 @@ import {
 } from "../delivery/hosts.ts";
 import { findHost } from "../delivery/hosts.store.ts";
 import { hostSoftware } from "../delivery/host-software.ts";
+import { readBacklog } from "../delivery/backlog.ts";
 import type { HostDetail } from "../delivery/host-health.ts";
 import { readInbound } from "../receive/refusals.ts";
 import type { Services } from "../services.ts";
@@ -27,6 +28,7 @@ export function createHostRoutes(services: Services) {
   };
   return new Hono<FeEnv>()
     .get("/account/hosts", async (c) => c.json(await listHosts(services, c.get("account").id)))
+    .get("/account/backlog", async (c) => c.json(await readBacklog(services, c.get("account").id)))
     .get("/account/hosts/:host", async (c) => {
       const account = c.get("account");
       const host = c.req.param("host");

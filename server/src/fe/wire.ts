@@ -80,6 +80,8 @@ export type RedeliverRequest = { inbox?: string };
 export type { HostHealth } from "../delivery/host-health.ts";
 /** Corral's addition: `GET /fe/account/hosts/{host}` (server.md §11). */
 export type { DeliveryAttempt, HostDetail, HostHold } from "../delivery/host-health.ts";
+/** Corral's addition: `GET /fe/account/backlog` (server.md §11). */
+export type { Backlog } from "../delivery/host-health.ts";
 
 /** Corral's addition: `GET /fe/account/refusals` answers a RefusalPage (server.md §11). */
 export type {
