@@ -25,6 +25,8 @@ export interface Outgoing {
     signal: AbortSignal,
   ): Promise<Answer>;
   close(): Promise<void>;
+  /** The addresses a name resolves to, as connections resolve it (a host check's first step). */
+  resolve?(hostname: string): Promise<string[]>;
 }
 
 /** A POST's answer: its status and, unless 2xx, the start of its body. */
@@ -79,6 +81,7 @@ export function createOutgoing(options: {
       };
     },
     close: () => agent.close(),
+    resolve: (hostname) => (options.resolveHost ?? resolveWithDns)(hostname),
   };
 }
 

@@ -66,3 +66,18 @@ export interface Backlog {
   oldestWaitingAgeS: number | null;
   worstHosts: Array<{ host: string; waiting: number; oldestAgeS: number }>;
 }
+
+/** One step of `POST /fe/account/hosts/{host}/check` (server.md §11, "Diagnosis"). */
+export interface HostCheckStep {
+  step: "resolve" | "connect" | "nodeinfo" | "webfinger" | "actor" | "inbox";
+  ok: boolean;
+  ms: number;
+  /** What it found, or why it failed; "skipped: …" for a step with nothing to check. */
+  detail: string;
+}
+
+export interface HostCheck {
+  steps: HostCheckStep[];
+  /** One sentence naming the first step that failed, in words (or that every step passed). */
+  verdict: string;
+}

@@ -9,6 +9,7 @@ import {
 import { findHost } from "../delivery/hosts.store.ts";
 import { hostSoftware } from "../delivery/host-software.ts";
 import { readBacklog } from "../delivery/backlog.ts";
+import { checkHost } from "../delivery/host-check.ts";
 import type { HostDetail } from "../delivery/host-health.ts";
 import { readInbound } from "../receive/refusals.ts";
 import type { Services } from "../services.ts";
@@ -52,6 +53,9 @@ export function createHostRoutes(services: Services) {
       };
       return c.json(detail);
     })
+    .post("/account/hosts/:host/check", async (c) =>
+      c.json(await checkHost(services, c.get("account").id, c.req.param("host"))),
+    )
     .post("/account/hosts/:host/stop", act("stop", 204))
     .post("/account/hosts/:host/resume", act("resume", 202))
     .post("/account/hosts/:host/retry", act("retry", 202));

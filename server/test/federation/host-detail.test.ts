@@ -183,6 +183,76 @@ describe("one host, both directions", () => {
   });
 });
 
+describe("checking a host", () => {
+  const check = async (name: string, on = server, as = token) => {
+    const started = Date.now();
+    const response = await fe(on, as, `/account/hosts/${name}/check`, { method: "POST" });
+    expect(response.status).toBe(200);
+    expect(Date.now() - started).toBeLessThan(30_000);
+    return (await response.json()) as {
+      steps: Array<{ step: string; ok: boolean; ms: number; detail: string }>;
+      verdict: string;
+    };
+  };
+
+  it("passes every step on a healthy host", async () => {
+    // The remote actor sent us an activity (above): it is an actor of that host we know.
+    remote.serve(
+      "/.well-known/webfinger",
+      JSON.stringify({
+        subject: "acct:remote@peer.test",
+        links: [{ rel: "self", type: "application/activity+json", href: remote.actorId }],
+      }),
+    );
+    remote.answerGet("/inbox", { status: 405, body: "" });
+    const result = await check(host());
+    expect(result.steps.map((s) => [s.step, s.ok])).toEqual([
+      ["resolve", true],
+      ["connect", true],
+      ["nodeinfo", true],
+      ["webfinger", true],
+      ["actor", true],
+      ["inbox", true],
+    ]);
+    expect(result.steps[2]!.detail).toBe("testodon 4.2.1");
+    expect(result.verdict).toMatch(/passed every step/);
+  });
+
+  it("names the inbox step and its 403 when the inbox answers 403 with an HTML page", async () => {
+    remote.answerGet("/inbox", {
+      status: 403,
+      body: "<html><body><h1>Forbidden</h1></body></html>",
+      headers: { "Content-Type": "text/html" },
+    });
+    const result = await check(host());
+    expect(result.steps.at(-1)).toMatchObject({ step: "inbox", ok: false });
+    expect(result.verdict).toMatch(/^The GET of its inbox failed: .*answered 403 Forbidden/);
+  });
+
+  it("stops at resolving on a private address without --allow-private-addresses, connecting nowhere", async () => {
+    const guarded = await startTestServer({ allowPrivateAddresses: false });
+    const sink = await startRemoteActor();
+    try {
+      await addAccount(guarded, "gus");
+      const gus = await signIn(guarded, "gus");
+      const result = await check(`127.0.0.1:${sink.port}`, guarded, gus);
+      expect(result.steps).toHaveLength(1);
+      expect(result.steps[0]).toMatchObject({ step: "resolve", ok: false });
+      expect(result.verdict).toMatch(/^Resolving its name failed: refused private address/);
+      expect(sink.requests).toEqual([]);
+    } finally {
+      await Promise.all([guarded.close(), sink.close()]);
+    }
+  });
+
+  it("names the connection when nothing listens", async () => {
+    const closed = await closedPort();
+    const result = await check(`127.0.0.1:${closed}`);
+    expect(result.steps.map((s) => s.ok)).toEqual([true, false]);
+    expect(result.verdict).toMatch(/^Connecting to it failed: .*ECONNREFUSED/);
+  });
+});
+
 /** A port nothing listens on (taken, then freed). */
 async function closedPort(): Promise<number> {
   const probe = createServer();

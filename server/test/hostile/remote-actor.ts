@@ -21,6 +21,11 @@ export interface RemoteActor {
   verifiedGetters: string[];
   /** How POSTs are answered from now on (default 202 and no body). */
   postAnswer: { status: number; body?: string; headers?: Record<string, string> };
+  /** Answers GETs of `path` so from now on (any status, body and headers). */
+  answerGet(
+    path: string,
+    answer: { status: number; body?: string; headers?: Record<string, string> },
+  ): void;
   /** Serves `body` (JSON text) at `path` from now on. */
   serve(path: string, body: string): void;
   /**
@@ -49,6 +54,10 @@ export async function startRemoteActor(
   const documents = new Map<string, string>();
   const requests: RemoteActor["requests"] = [];
   const verifiedGetters: string[] = [];
+  const getAnswers = new Map<
+    string,
+    { status: number; body?: string; headers?: Record<string, string> }
+  >();
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
@@ -60,6 +69,12 @@ export async function startRemoteActor(
         body: Buffer.concat(chunks).toString("utf8"),
       });
       const path = (req.url ?? "/").split("?")[0]!;
+      const fixed = req.method === "GET" ? getAnswers.get(path) : undefined;
+      if (fixed) {
+        res.writeHead(fixed.status, fixed.headers);
+        res.end(fixed.body);
+        return;
+      }
       const document = req.method === "GET" ? documents.get(path) : undefined;
       if (document !== undefined && options.refuseSigned && req.headers.signature) {
         res.writeHead(401);
@@ -111,6 +126,7 @@ export async function startRemoteActor(
     requests,
     verifiedGetters,
     serve: (path, body) => void documents.set(path, body),
+    answerGet: (path, answer) => void getAnswers.set(path, answer),
     signedPost: (url, body, spec, headers) =>
       signRequest(
         new Request(url, {
