@@ -18,7 +18,9 @@ import {
 import {
   assertExactlyOnce,
   pause,
+  runColdRound,
   runDeliveryRounds,
+  type ColdRound,
   type DeliveryRound,
 } from "./lib/delivery-load.ts";
 import { startFedify } from "./lib/fedify-process.ts";
@@ -76,7 +78,8 @@ if (!Number.isSafeInteger(REFUSED_EVERY) || REFUSED_EVERY < 0) {
 const refusedAt = (i: number) => REFUSED_EVERY > 0 && (i + 1) % REFUSED_EVERY === 0;
 const WRONG_DIGEST = "SHA-256=47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=";
 const CONCURRENCY = count("concurrency");
-const expectedPosts = N * (1 + load.rounds * load.perRound);
+// A cold round (K activities to actors not yet resolved), the warm-up, then R rounds of K.
+const expectedPosts = N * (1 + (load.rounds + 1) * load.perRound);
 const note = (id: string, actor: string, to: string[]) => ({
   "@context": "https://www.w3.org/ns/activitystreams",
   id,
@@ -103,22 +106,26 @@ const corral = await startCorral({
 const client = await signIn(corral.url, "bench", "bench-password");
 const actor = await client.createActor("bench");
 let corralDelivery: DeliveryRound[] | undefined;
+let corralCold: ColdRound | undefined;
 if (DELIVERY) {
-  corralDelivery = await runDeliveryRounds(
-    {
-      pid: corral.pid,
-      activityId: (tag) => `${actor.id}/bench/${tag}`,
-      send: async (activities) => {
-        await Promise.all(
-          activities.map(({ id, to }) =>
-            client.trigger("send_message", { actor: actor.id, data: note(id, actor.id, to) }),
-          ),
-        );
-      },
+  const target = {
+    pid: corral.pid,
+    activityId: (tag: string) => `${actor.id}/bench/${tag}`,
+    send: async (activities: { id: string; to: string[] }[]) => {
+      await Promise.all(
+        activities.map(({ id, to }) =>
+          client.trigger("send_message", { actor: actor.id, data: note(id, actor.id, to) }),
+        ),
+      );
     },
-    corralSink,
-    load,
+  };
+  corralCold = await runColdRound(target, corralSink, load);
+  console.log(
+    `Corral cold round: ${corralCold.actorGets} actor GETs for ${N} actors (at most ${corralCold.maxGetsPerActor} of one)`,
   );
+  if (corralCold.maxGetsPerActor > 1)
+    throw new Error("Corral fetched an actor's document more than once in the cold round");
+  corralDelivery = await runDeliveryRounds(target, corralSink, load);
   await pause(1000); // anything sent twice would arrive now
   await corralSink.checked();
   assertExactlyOnce(corralSink, expectedPosts, "Corral delivery", VERIFY);
@@ -167,12 +174,15 @@ const fedify = FEDIFY
     )
   : undefined;
 let fedifyDelivery: DeliveryRound[] | undefined;
+let fedifyCold: ColdRound | undefined;
 if (fedify && fedifySink && DELIVERY) {
-  fedifyDelivery = await runDeliveryRounds(
-    { pid: fedify.pid, activityId: (tag) => `${fedify.actorId}/bench/${tag}`, send: fedify.send },
-    fedifySink,
-    load,
-  );
+  const target = {
+    pid: fedify.pid,
+    activityId: (tag: string) => `${fedify.actorId}/bench/${tag}`,
+    send: fedify.send,
+  };
+  fedifyCold = await runColdRound(target, fedifySink, load);
+  fedifyDelivery = await runDeliveryRounds(target, fedifySink, load);
   await pause(1000);
   await fedifySink.checked();
   assertExactlyOnce(fedifySink, expectedPosts, "bare Fedify delivery", VERIFY);
@@ -214,6 +224,6 @@ await printAndSave({
   },
   loadAverageAtStart,
   signRate,
-  corral: { delivery: corralDelivery, inbox: corralInbox },
-  fedify: { delivery: fedifyDelivery, inbox: fedifyInbox },
+  corral: { delivery: corralDelivery, cold: corralCold, inbox: corralInbox },
+  fedify: { delivery: fedifyDelivery, cold: fedifyCold, inbox: fedifyInbox },
 });

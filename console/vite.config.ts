@@ -33,5 +33,8 @@ export default defineConfig(({ mode }) => ({
     environment: "jsdom",
     include: ["src/**/*.test.{ts,tsx}"],
     setupFiles: ["src/test/setup.ts"],
+    // These tests wait on a real DOM; `npm test` runs them beside the server's, which start real
+    // peers (Python, nginx, Chromium-free but CPU-heavy): on two cores 5 s was seen to run out.
+    testTimeout: 15_000,
   },
 }));

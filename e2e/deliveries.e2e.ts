@@ -62,7 +62,7 @@ test("in proxy mode (the upstream answers 404) the page says the upstream does n
   );
 });
 
-test("at 390 px the hosts table scrolls inside the page and no text is squeezed", async ({
+test("at 390 px each host is a card: every column and Stop and Retry in view, host names whole", async ({
   page,
   account,
 }) => {
@@ -72,8 +72,8 @@ test("at 390 px the hosts table scrolls inside the page and no text is squeezed"
 
   await topBar(page).getByRole("button", { name: "Menu" }).click();
   await drawerEntry(page, "Deliveries").click();
-  const table = page.getByRole("table", { name: "Remote hosts" });
-  await table.waitFor();
+  const list = page.getByRole("list", { name: "Remote hosts" });
+  await list.waitFor();
   await page
     .getByRole("img", { name: "Failures per day, last 7 days: 0, 0, 3, 1, 0, 0, 2" })
     .waitFor();
@@ -81,15 +81,36 @@ test("at 390 px the hosts table scrolls inside the page and no text is squeezed"
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   expect(await squeezedTexts(page)).toEqual([]);
   await page.screenshot({ path: "/tmp/corral-390-deliveries.png", fullPage: true });
-  // Every column is still there, reached by scrolling the table, not the page.
-  const button = table.getByRole("button", { name: "Stop delivery" });
-  await button.scrollIntoViewIfNeeded();
-  expect(await button.isVisible()).toBe(true);
-  // The host stays beside its buttons while the table scrolls.
-  const host = table.getByRole("cell", { name: "pixelfed.example" });
-  expect(await host.isVisible()).toBe(true);
-  const [hostBox, buttonBox] = [await host.boundingBox(), await button.boundingBox()];
-  expect(hostBox!.x).toBeGreaterThanOrEqual(0);
-  expect(buttonBox!.x + buttonBox!.width).toBeLessThanOrEqual(390);
-  await page.screenshot({ path: "/tmp/corral-390-deliveries-scrolled.png", fullPage: true });
+  const long = list.getByRole("listitem", { name: "a-rather-long-host-name.mastodon.example" });
+  for (const label of ["Last success", "Last failure", "Failures (7 days)", "Queued"]) {
+    const term = long.getByText(label, { exact: true });
+    const box = await term.boundingBox();
+    expect(box!.x + box!.width, label).toBeLessThanOrEqual(390);
+  }
+  for (const [host, name] of [
+    ["a-rather-long-host-name.mastodon.example", "Stop delivery"],
+    ["pixelfed.example", "Resume delivery"],
+    ["pixelfed.example", "Retry now"],
+  ] as const) {
+    const button = list.getByRole("listitem", { name: host }).getByRole("button", { name });
+    await button.scrollIntoViewIfNeeded();
+    const box = await button.boundingBox();
+    expect(box!.x, name).toBeGreaterThanOrEqual(0);
+    expect(box!.x + box!.width, name).toBeLessThanOrEqual(390);
+  }
+  // A host name breaks only after its dots: each label stays on one line.
+  const brokenLabels = await long.evaluate((item) => {
+    const broken: string[] = [];
+    const walker = document.createTreeWalker(item, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const text = node.textContent ?? "";
+      if (!/^[\w-]{2,}$/.test(text)) continue;
+      const range = document.createRange();
+      range.selectNodeContents(node);
+      const tops = new Set([...range.getClientRects()].map((rect) => Math.round(rect.top)));
+      if (tops.size > 1) broken.push(text);
+    }
+    return broken;
+  });
+  expect(brokenLabels).toEqual([]);
 });

@@ -1,7 +1,7 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll } from "vitest";
 import { expect, test } from "./harness/fixtures.ts";
-import { eventually, recordFeRequests, signIn } from "./harness/console-ui.ts";
+import { eventually, recordFeRequests, signIn, userLookups } from "./harness/console-ui.ts";
 import {
   nestedDocumentText,
   startDocumentServer,
@@ -37,7 +37,7 @@ test("Enter in URI runs the lookup", async ({ page, account, corral }) => {
   await uriField(page).press("Enter");
   await page.locator("main .json-tree").getByText('"entered"').first().waitFor();
   expect(new URL(page.url()).searchParams.get("uri")).toBe(target.id);
-  const lookups = requests.filter((request) => request.url().endsWith("/fe/actor/lookup"));
+  const lookups = userLookups(requests);
   expect(lookups.map((request) => request.postDataJSON())).toEqual([
     { uri: target.id, actorId: me.id },
   ]);
@@ -106,8 +106,36 @@ test("Recent lookups are kept across a reload, newest first, and a click runs on
 
   await page.getByText('"recalled1"').first().waitFor();
   expect(await uriField(page).inputValue()).toBe(one.id);
-  const again = requests.slice(before).filter((r) => r.url().endsWith("/fe/actor/lookup"));
+  const again = userLookups(requests.slice(before));
   expect(again.map((request) => request.postDataJSON().uri)).toEqual([one.id]);
+});
+
+test("a failed lookup is named by its kind; the curl line keeps the scheme the server used", async ({
+  page,
+  account,
+  corral,
+}) => {
+  const api = await signInApi(corral.url, account.name, account.password);
+  await api.createActor("kinds");
+  await signIn(page, account);
+  const alert = page.getByRole("alert");
+
+  await page.goto(`/lookup?uri=${encodeURIComponent("http://nowhere.invalid/x")}`);
+  await eventually(() => alert.textContent()).toMatch(/^Could not resolve host nowhere\.invalid/);
+  expect(await alert.textContent()).not.toContain("Not found");
+
+  await page.goto(`/lookup?uri=${encodeURIComponent(`${remote.url}/missing`)}`);
+  await eventually(() => alert.textContent()).toMatch(/^404 Not Found/);
+
+  // A handle on a plain-http server (the stand-in on loopback): WebFinger was asked over http.
+  const remoteHost = new URL(remote.url).host;
+  const handle = `@nobody@${remoteHost}`;
+  await uriField(page).fill(handle);
+  await uriField(page).press("Enter");
+  await eventually(() => alert.textContent()).toMatch(/^404 Not Found/);
+  expect(await page.getByTestId("curl-example").textContent()).toBe(
+    `curl -H 'Accept: application/jrd+json' 'http://${remoteHost}/.well-known/webfinger?resource=${encodeURIComponent(`acct:nobody@${remoteHost}`)}'`,
+  );
 });
 
 test("Compare shows an actor before and after update_actor, one line per changed path", async ({

@@ -1,5 +1,5 @@
 import { expect, test } from "./harness/fixtures.ts";
-import { eventually, recordFeRequests, signIn } from "./harness/console-ui.ts";
+import { eventually, recordFeRequests, signIn, userLookups } from "./harness/console-ui.ts";
 import { signInApi } from "./harness/fe-api.ts";
 
 // console.md §2 "Lookup page", §3 lookup request.
@@ -26,11 +26,11 @@ test("looks the URI up when the field loses focus and puts it in ?uri=", async (
   await field.fill(target.id);
   // Typing alone does not look anything up: only leaving the field does.
   await page.waitForTimeout(300);
-  expect(requests.filter((r) => r.url().includes("/fe/actor/lookup"))).toHaveLength(0);
+  expect(userLookups(requests)).toHaveLength(0);
   await field.blur();
   await eventually(() => new URL(page.url()).searchParams.get("uri")).toBe(target.id);
   await page.getByText('"target"').first().waitFor();
-  const lookup = requests.find((request) => request.url().includes("/fe/actor/lookup"))!;
+  const lookup = userLookups(requests)[0]!;
   expect(lookup.postDataJSON()).toEqual({ uri: target.id, actorId: me.id });
 });
 
@@ -64,8 +64,7 @@ test("a link in the result changes ?uri= in place, which looks the new URI up", 
   await page.getByRole("link", { name: followers, exact: true }).first().click();
   await eventually(() => new URL(page.url()).searchParams.get("uri")).toBe(followers);
   await eventually(() => page.getByRole("textbox", { name: "URI" }).inputValue()).toBe(followers);
-  const lookedUp = () =>
-    requests.filter((r) => r.url().includes("/fe/actor/lookup")).map((r) => r.postDataJSON().uri);
+  const lookedUp = () => userLookups(requests).map((r) => r.postDataJSON().uri);
   await eventually(lookedUp).toEqual([target.id, followers]);
 });
 

@@ -29,8 +29,11 @@ test("shows the method's description; 'Insert example' fills data; invalid JSON 
   await chooseOption(page, "Method to perform", "send_message");
   await page.getByText("Delivers data exactly as given", { exact: false }).waitFor();
   await page.getByRole("button", { name: "Insert example" }).click();
-  const example = JSON.parse(await data.inputValue()) as { data: { actor: string } };
-  expect(example.data.actor).toBe(actor.id);
+  // The server's example as it is: it names the account's actors as recipients; the server takes
+  // the acting actor as data.actor (issue 25, item 4).
+  const example = JSON.parse(await data.inputValue()) as { data: { actor?: string; to: string[] } };
+  expect(example.data.actor).toBeUndefined();
+  expect(example.data.to).toContain(actor.id);
   expect(await perform.isEnabled()).toBe(true);
 
   await data.fill('{"data": {"type": "No');

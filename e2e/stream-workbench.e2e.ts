@@ -121,6 +121,10 @@ test("Compact and Newest first change the list and are remembered across a reloa
   await firstTree.getByText("parsed", { exact: true }).click();
   await firstTree.getByText("object", { exact: true }).last().click();
   await firstTree.getByText('"newer note"').waitFor();
+  // A click on a collapsed row's {…} expands it too, not only a click on its key.
+  const rawRow = firstTree.getByRole("button", { name: "Expand raw" }).locator("..");
+  await rawRow.getByText("{…}").click();
+  await firstTree.getByRole("button", { name: "Collapse raw" }).waitFor();
 });
 
 test("Export downloads the listed messages as JSON and NDJSON with signatures redacted", async ({

@@ -13,6 +13,12 @@ export interface DeliveryRound {
   cpuMsPerDelivery: number;
 }
 
+/** The first round, to actors the server has never resolved, and the document GETs it made. */
+export interface ColdRound extends DeliveryRound {
+  actorGets: number;
+  maxGetsPerActor: number;
+}
+
 export interface DeliveryTarget {
   /** The server's process, whose CPU is measured. */
   pid: number;
@@ -20,6 +26,43 @@ export interface DeliveryTarget {
   activityId(tag: string): string;
   /** Starts sending these activities to every sink actor; may resolve before they arrive. */
   send(activities: { id: string; to: string[] }[]): Promise<void>;
+}
+
+/**
+ * K activities to every sink actor before the server knows any of them: each actor's document
+ * must be fetched first. Timed like a round; run it before runDeliveryRounds (whose warm-up then
+ * finds everything resolved).
+ */
+export async function runColdRound(
+  target: DeliveryTarget,
+  sink: Sink,
+  options: { perRound: number; timeoutMs?: number },
+): Promise<ColdRound> {
+  const activities = Array.from({ length: options.perRound }, (_, k) => ({
+    id: target.activityId(`cold-${k}`),
+    to: sink.actorIds,
+  }));
+  const getsBefore = sink.tally().actorGets;
+  const cpuBefore = processCpuMs(target.pid);
+  const started = performance.now();
+  await target.send(activities);
+  const last = await sink.waitForAll(
+    activities.map((a) => a.id),
+    options.timeoutMs ?? 180_000,
+  );
+  const cpuMs = processCpuMs(target.pid) - cpuBefore;
+  const deliveries = activities.length * sink.actorIds.length;
+  const seconds = (last - started) / 1000;
+  await pause(500);
+  const tally = sink.tally();
+  return {
+    deliveries,
+    seconds,
+    perSecond: deliveries / seconds,
+    cpuMsPerDelivery: cpuMs / deliveries,
+    actorGets: tally.actorGets - getsBefore,
+    maxGetsPerActor: tally.maxGetsPerActor,
+  };
 }
 
 export async function runDeliveryRounds(

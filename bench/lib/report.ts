@@ -3,12 +3,14 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { format } from "prettier";
-import type { DeliveryRound } from "./delivery-load.ts";
+import type { ColdRound, DeliveryRound } from "./delivery-load.ts";
 import type { InboxResult } from "./inbox-load.ts";
 
 interface Side {
   /** Missing when the run left that part out (`--part`). */
   delivery?: DeliveryRound[];
+  /** The first round, to actors not yet resolved (issue 25: at most one GET each, ≥ 0.8× warm). */
+  cold?: ColdRound;
   inbox?: InboxResult;
 }
 
@@ -64,6 +66,25 @@ export async function printAndSave(result: DeliveryBenchResult) {
       "",
     ],
     row("server CPU ms/delivery (median)", corral?.cpuMsPerDelivery, fedify?.cpuMsPerDelivery, f2),
+    row(
+      "cold round deliveries/s",
+      result.corral.cold?.perSecond,
+      result.fedify.cold?.perSecond,
+      f0,
+    ),
+    [
+      "  ÷ warm (median round)",
+      f2(ratio(result.corral.cold?.perSecond, corral?.perSecond)),
+      f2(ratio(result.fedify.cold?.perSecond, fedify?.perSecond)),
+      "",
+    ],
+    row("cold round actor GETs", result.corral.cold?.actorGets, result.fedify.cold?.actorGets, f0),
+    row(
+      "  most GETs of one actor",
+      result.corral.cold?.maxGetsPerActor,
+      result.fedify.cold?.maxGetsPerActor,
+      f0,
+    ),
     row("inbox accepted/s", ci?.acceptedPerSecond, fi?.acceptedPerSecond, f0),
     row(
       "inbox processed/s (on stream / listener)",

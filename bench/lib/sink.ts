@@ -1,7 +1,8 @@
 // A loopback server hosting N sink actors: actor documents with a public key (so a server can
 // resolve them by id and verify what they sign), and one inbox each that counts POSTs per
 // activity id and recipient. It checks that every POST carries a Signature header and records
-// which kind (draft-cavage, or RFC 9421 with Signature-Input). It verifies signatures only when
+// which kind (draft-cavage, or RFC 9421 with Signature-Input), and counts the GETs of each actor
+// document. It verifies signatures only when
 // asked (sink-verify.ts), so that by default the sink costs the shared CPU as little as possible.
 
 import { generateKeyPairSync, type KeyObject } from "node:crypto";
@@ -19,6 +20,9 @@ export interface SinkTally {
   /** With verification on: POSTs whose signature verified, and those that did not. */
   verified: number;
   unverified: number;
+  /** GETs of actor documents, in all and of the most fetched actor. */
+  actorGets: number;
+  maxGetsPerActor: number;
 }
 
 export interface Sink {
@@ -47,7 +51,10 @@ export async function startSink(n: number, options: { verify?: boolean } = {}): 
     unreadable: 0,
     verified: 0,
     unverified: 0,
+    actorGets: 0,
+    maxGetsPerActor: 0,
   };
+  const getsPerActor = new Uint32Array(n);
   let verify: ReturnType<typeof createSinkVerifier> | undefined;
   const checking = new Set<Promise<void>>();
   let lastArrival = 0;
@@ -110,6 +117,8 @@ export async function startSink(n: number, options: { verify?: boolean } = {}): 
     if (!match || i >= n) return void res.writeHead(404).end();
     if (req.method === "POST" && match[2]) return receive(i, req, res);
     if (req.method === "GET" && !match[2]) {
+      tally.actorGets++;
+      tally.maxGetsPerActor = Math.max(tally.maxGetsPerActor, ++getsPerActor[i]!);
       res.writeHead(200, { "Content-Type": "application/activity+json" });
       return void res.end(JSON.stringify(actorDocument(i)));
     }

@@ -138,6 +138,18 @@ export function recordFeRequests(page: Page): Request[] {
   return requests;
 }
 
+/**
+ * The lookups a person asked for, leaving out the console's own lookup of each of the account's
+ * actors as itself (how it learns their handles: the account info gives only display names).
+ */
+export function userLookups(requests: Request[]): Request[] {
+  return requests.filter((request) => {
+    if (!new URL(request.url()).pathname.endsWith("/fe/actor/lookup")) return false;
+    const body = request.postDataJSON() as { uri?: string; actorId?: string };
+    return body.uri !== body.actorId;
+  });
+}
+
 /** The main area's text without its JSON trees: what the screen itself says. */
 export function textOutsideTrees(page: Page): Promise<string> {
   return page.locator("main").evaluate((main) => {

@@ -13,7 +13,7 @@ export type FeApi = {
   token: string;
   info(): Promise<AccountInfo>;
   /** Creates an actor on the server's base URL and returns its ActivityPub document. */
-  createActor(handle: string): Promise<Record<string, unknown> & { id: string }>;
+  createActor(handle: string, name?: string): Promise<Record<string, unknown> & { id: string }>;
   trigger(method: string, body: Record<string, unknown>): Promise<void>;
 };
 
@@ -39,9 +39,9 @@ export async function signInApi(serverUrl: string, name: string, password: strin
   return {
     token,
     info,
-    async createActor(handle) {
+    async createActor(handle, name) {
       const { baseUrls } = await info();
-      const body = JSON.stringify({ baseUrl: baseUrls[0], handle });
+      const body = JSON.stringify({ baseUrl: baseUrls[0], handle, ...(name ? { name } : {}) });
       return (await callJson(`${serverUrl}/fe/account/create`, {
         method: "POST",
         headers: auth,

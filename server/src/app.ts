@@ -3,6 +3,7 @@
 // web/health.ts; /fe → the account API; stored objects → federation/object-route.ts; ActivityPub
 // GETs (actors, collections, WebFinger, NodeInfo) → Fedify; the rest → the console.
 
+import { getLogger } from "@logtape/logtape";
 import type { RequestListener } from "node:http";
 import { getRequestListener } from "@hono/node-server";
 import { Hono, type Context, type Next } from "hono";
@@ -16,10 +17,13 @@ import type { Services } from "./services.ts";
 import { observeInbox } from "./metrics/observe.ts";
 import { countSignInFailures, serveMetrics } from "./web/metrics.ts";
 import { createHealthRoutes } from "./web/health.ts";
+import { warnOfIgnoredForwarding } from "./web/forwarded-warning.ts";
 import { createProxyHandler } from "./web/proxy.ts";
 import { requestLog } from "./web/request-log.ts";
 import { securityHeaders } from "./web/security-headers.ts";
 import { createConsoleHandler } from "./web/static.ts";
+
+const log = getLogger(["corral", "http"]);
 
 /**
  * The HTTP server's listener: inbox POSTs go straight to federation/inbox-listener.ts (nearly all
@@ -31,7 +35,9 @@ export function createListener(
 ): RequestListener {
   const inbox = createInboxListener(services);
   const rest = getRequestListener(createApp(services, options).fetch);
+  const trustProxy = services.config.trustProxy;
   return (req, res) => {
+    warnOfIgnoredForwarding(req.headers, trustProxy);
     if (!inbox(req, res)) void rest(req, res);
   };
 }
@@ -39,7 +45,12 @@ export function createListener(
 export function createApp(services: Services, options: { throttle?: SignInThrottle } = {}) {
   const app = new Hono();
   app.onError((error, c) => {
-    console.error(`${c.req.method} ${c.req.path} failed:`, error);
+    log.error("{method} {path} failed: {error}", {
+      method: c.req.method,
+      path: c.req.path,
+      error: error.message,
+      stack: error.stack,
+    });
     return c.json({ detail: "Internal Server Error" }, 500);
   });
   app.use(requestLog);
@@ -71,7 +82,12 @@ export function createWorkerApp(services: Services) {
 export function createProxyApp(config: Config) {
   const app = new Hono();
   app.onError((error, c) => {
-    console.error(`${c.req.method} ${c.req.path} failed:`, error);
+    log.error("{method} {path} failed: {error}", {
+      method: c.req.method,
+      path: c.req.path,
+      error: error.message,
+      stack: error.stack,
+    });
     return c.json({ detail: "Internal Server Error" }, 500);
   });
   app.use(requestLog);

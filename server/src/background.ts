@@ -2,12 +2,15 @@
 // start it, `--role web` does not (server.md §9). main.ts calls startBackgroundWork(); a new
 // kind of background work (the trigger worker) is started and stopped here too.
 
+import { getLogger } from "@logtape/logtape";
 import { deleteExpiredTokens } from "./accounts/index.ts";
 import { deleteExpiredKvEntries } from "./db/kv-sweep.store.ts";
 import { startDeliveryWorker } from "./delivery/queue.ts";
 import { receiveActivity } from "./federation/index.ts";
 import { startTriggerWorker } from "./triggers/index.ts";
 import type { Services } from "./services.ts";
+
+const log = getLogger(["corral", "background"]);
 
 export interface BackgroundOptions {
   /** Between two sweeps of expired rows. */
@@ -57,7 +60,7 @@ function startSweeper(services: Services, options: BackgroundOptions): Backgroun
   let running: Promise<unknown> = Promise.resolve();
   const timer = setInterval(() => {
     running = sweepExpired(services, Date.now(), options.sweepLimit).catch((error: Error) =>
-      console.error(`sweeping expired rows failed: ${error.message}`),
+      log.error("sweeping expired rows failed: {error}", { error: error.message }),
     );
   }, every);
   timer.unref();

@@ -2,7 +2,7 @@
 // /fe routes, the Fedify callbacks (as their context data) and the federation helpers.
 
 import type { Federation } from "@fedify/fedify";
-import type { Outgoing } from "./activitypub/outgoing.ts";
+import type { Outgoing } from "./activitypub/outgoing-types.ts";
 import type { Config } from "./config.ts";
 import type { Db } from "./db/db.ts";
 import type { EventBus } from "./db/bus.ts";

@@ -7,6 +7,7 @@ import { useTheme } from "@mui/material/styles";
 import { useColorModeStore } from "../lib/color-mode.ts";
 import { useUserStore } from "../lib/user-store.ts";
 import { ActorMenu } from "./actor-menu.tsx";
+import { CurrentActorLabel } from "./current-actor-label.tsx";
 import { LazyTooltip } from "./lazy-tooltip.tsx";
 import { DRAWER_WIDTH } from "./navigation-drawer.tsx";
 
@@ -46,7 +47,10 @@ export function TopBar({ onMenu }: { onMenu?: () => void }) {
         <Box sx={{ flexGrow: 1 }} />
         <DarkModeToggle />
         {signedIn ? (
-          <ActorMenu />
+          <>
+            <CurrentActorLabel />
+            <ActorMenu />
+          </>
         ) : (
           // A button, as console.md names it (a screen reader announces it as one), that navigates.
           <Button color="inherit" onClick={() => void navigate("/signin")} sx={{ flexShrink: 0 }}>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { StreamMessage } from "./stream-store.ts";
+import type { StreamMessage } from "./stream-message.ts";
 import { createQueryAnswers, matchesQuery, searchTextOf } from "./stream-search.ts";
 
 let seq = 0;

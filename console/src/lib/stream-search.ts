@@ -3,7 +3,7 @@
 // first search after a reload) and kept beside it, so a key press costs one `includes` per
 // message; a query's answers are remembered per message, so new arrivals cost only themselves.
 // Work on thousands of unanswered messages is cut into slices that yield to the browser.
-import type { StreamMessage } from "./stream-store.ts";
+import type { StreamMessage } from "./stream-message.ts";
 
 const searchTexts = new WeakMap<StreamMessage, string>();
 

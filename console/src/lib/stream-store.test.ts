@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { IDBFactory } from "fake-indexeddb";
 import { openStreamRowsStore, type StreamRowsStore } from "./idb-stream-rows.ts";
+import { matchesQuery } from "./stream-search.ts";
 import { createStreamStore, isStreamType, streamStorageKey } from "./stream-store.ts";
 
 afterEach(() => vi.restoreAllMocks());
@@ -135,6 +136,18 @@ describe("stream store", () => {
     expect(store.getState().activityTypes).toEqual(["Announce", "Create"]);
     store.getState().reset();
     expect(store.getState().activityTypes).toEqual([]);
+  });
+
+  it("files an event under its raw activity's type when parsed is {} or absent (cattle_grid)", async () => {
+    const store = createStreamStore({ type: "incoming", rows: freshRows().rows });
+    store.getState().add({ data: { raw: { type: "Follow" }, parsed: {} } });
+    store.getState().add({ data: { raw: { type: ["Like", "Extra"] } } });
+    await store.whenIdle();
+    expect(store.getState().activityTypes).toEqual(["Follow", "Like"]);
+    const found = store
+      .getState()
+      .messages.filter((message) => matchesQuery(message, { text: "", activityType: "Follow" }));
+    expect(found.map((message) => message.activityType)).toEqual(["Follow"]);
   });
 
   it("clears stored rows on reset but still resumes after the last event id", async () => {

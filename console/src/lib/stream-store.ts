@@ -8,10 +8,13 @@ import { openStreamRowsStore, type StoredRow, type StreamRowsStore } from "./idb
 import { createStreamWriter } from "./idb-stream-writer.ts";
 import { createApplyScheduler } from "./stream-apply-scheduler.ts";
 import { createTypeCounter, readActivityType } from "./stream-activity-types.ts";
+import { STREAM_TYPES, type StreamMessage, type StreamType } from "./stream-message.ts";
 import { searchTextOf } from "./stream-search.ts";
 
-export const STREAM_TYPES = ["incoming", "outgoing", "error"] as const;
-export type StreamType = (typeof STREAM_TYPES)[number];
+// The message and stream types live in stream-message.ts (stream-search.ts needs them too, and
+// this module needs stream-search.ts); they are exported from here as well, where callers look.
+export { STREAM_TYPES, type StreamMessage, type StreamType } from "./stream-message.ts";
+
 export const DEFAULT_STREAM_CAP = 10_000;
 const PREVIEW_ROWS = 200;
 
@@ -22,16 +25,6 @@ export function isStreamType(value: unknown): value is StreamType {
 export function streamStorageKey(type: StreamType): string {
   return `stream-storage-${type}`;
 }
-
-export type StreamMessage = {
-  stream: StreamType;
-  seq: number;
-  id: string | null;
-  data: unknown;
-  activityType: string | null;
-  /** When the browser received it (ms since the epoch); null for rows stored before we kept it. */
-  receivedAt: number | null;
-};
 
 export type StreamState = {
   /** Oldest first; at most `cap` long. */

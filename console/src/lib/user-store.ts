@@ -17,6 +17,8 @@ type UserActions = {
   setCurrentActor: (actorId: string | null) => void;
   /** The account info answer replaces the actors and methods held. */
   applyAccountInfo: (actors: Actor[], methodInformations: MethodInformation[]) => void;
+  /** An actor deleted from here leaves the menu at once; another becomes current if it was. */
+  forgetActor: (actorId: string) => void;
 };
 
 export const USER_STORAGE_KEY = "user-storage";
@@ -40,6 +42,11 @@ export const useUserStore = create<UserState & UserActions>()(
           methodInformations,
           currentActor: pickCurrentActor(state.currentActor, actors),
         })),
+      forgetActor: (actorId) =>
+        set((state) => {
+          const actors = state.actors.filter((actor) => actor.id !== actorId);
+          return { actors, currentActor: pickCurrentActor(state.currentActor, actors) };
+        }),
     }),
     {
       name: USER_STORAGE_KEY,

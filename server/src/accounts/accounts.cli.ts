@@ -4,6 +4,7 @@ import { openDatabase, redactDatabaseUrl } from "../db/open.ts";
 import type { Db } from "../db/db.ts";
 import { createAccount, deleteAccount, listAccounts, setPassword } from "./accounts.store.ts";
 import { revokeTokens } from "./tokens.store.ts";
+import { announceTokensEnded } from "./token-watch.ts";
 
 export type AccountCommand =
   | {
@@ -64,17 +65,34 @@ async function run(db: Db, command: AccountCommand, print: (line: string) => voi
         throw new Error(`no account named "${command.name}"`);
       print(`deleted account ${command.name}`);
       return;
-    case "account password":
-      if (!(await setPassword(db, command.name, command.password)))
-        throw new Error(`no account named "${command.name}"`);
+    case "account password": {
+      const accountId = await setPassword(db, command.name, command.password);
+      if (accountId === null) throw new Error(`no account named "${command.name}"`);
+      await announceToServers(command.database, accountId);
       print(`changed the password of ${command.name}; its tokens are revoked`);
       return;
+    }
     case "account revoke-tokens": {
-      const revoked = await revokeTokens(db, command.name);
-      if (revoked === null) throw new Error(`no account named "${command.name}"`);
+      const result = await revokeTokens(db, command.name);
+      if (result === null) throw new Error(`no account named "${command.name}"`);
+      await announceToServers(command.database, result.accountId);
+      const { revoked } = result;
       print(`revoked ${revoked} token${revoked === 1 ? "" : "s"} of ${command.name}`);
       return;
     }
+  }
+}
+
+// Servers on PostgreSQL hear it at once (NOTIFY); a server on a SQLite file, another process
+// with no channel to this one, finds the tokens gone at its next check (within a second).
+async function announceToServers(database: string, accountId: number) {
+  if (!/^postgres(ql)?:\/\//.test(database)) return;
+  const { createPostgresBus } = await import("../db/postgres-bus.ts");
+  const bus = await createPostgresBus(database);
+  try {
+    await announceTokensEnded(bus, accountId);
+  } finally {
+    await bus.close();
   }
 }
 

@@ -101,15 +101,15 @@ export async function deleteAccount(db: Db, name: string): Promise<boolean> {
   return true;
 }
 
-/** Sets a new password and revokes every token, so old sessions end. */
-export async function setPassword(db: Db, name: string, password: string): Promise<boolean> {
+/** Sets a new password and revokes every token, so old sessions end; the account's id, or null. */
+export async function setPassword(db: Db, name: string, password: string): Promise<number | null> {
   const hash = await hashPassword(password);
   return db.transaction(async (tx) => {
     const account = await findAccountByName(tx, name);
-    if (!account) return false;
+    if (!account) return null;
     await tx.run(`UPDATE accounts SET password_hash = ? WHERE id = ?`, [hash, account.id]);
     await tx.run(`DELETE FROM tokens WHERE account_id = ?`, [account.id]);
-    return true;
+    return account.id;
   });
 }
 

@@ -8,6 +8,7 @@ export {
   revokeTokens,
   type TokenCheck,
 } from "./tokens.store.ts";
+export { announceTokensEnded, tokenWatchOf, type TokenWatch } from "./token-watch.ts";
 export {
   createSignInThrottle,
   defaultThrottle,

@@ -5,7 +5,7 @@ import { findAccountById, type Account } from "./accounts.store.ts";
 // Bearer tokens: 256 random bits, handed out once; only their SHA-256 is stored, so a copy of the
 // database does not let anyone in. A fast hash suffices because the token itself is random.
 
-const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
+export const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
 
 export async function issueToken(db: Db, accountId: number, ttlMs: number): Promise<string> {
   const token = randomBytes(32).toString("base64url");
@@ -37,13 +37,34 @@ export async function revokeToken(db: Db, token: string): Promise<boolean> {
   return (await db.run(`DELETE FROM tokens WHERE hash = ?`, [hashToken(token)])).changes > 0;
 }
 
-/** Revokes every token of an account; returns how many there were, or null for an unknown name. */
-export async function revokeTokens(db: Db, name: string): Promise<number | null> {
+/**
+ * Revokes every token of an account: how many there were, and the account's id (for the
+ * announcement that ends its streams), or null for an unknown name.
+ */
+export async function revokeTokens(
+  db: Db,
+  name: string,
+): Promise<{ accountId: number; revoked: number } | null> {
   const row = await db.get<{ id: number | bigint }>(`SELECT id FROM accounts WHERE name = ?`, [
     name,
   ]);
   if (!row) return null;
-  return (await db.run(`DELETE FROM tokens WHERE account_id = ?`, [row.id])).changes;
+  const { changes } = await db.run(`DELETE FROM tokens WHERE account_id = ?`, [row.id]);
+  return { accountId: Number(row.id), revoked: changes };
+}
+
+/** Which of these tokens (by their stored hash) are still live at `now`. */
+export async function liveTokenHashes(db: Db, hashes: string[], now: number): Promise<Set<string>> {
+  const live = new Set<string>();
+  for (let i = 0; i < hashes.length; i += 500) {
+    const chunk = hashes.slice(i, i + 500);
+    const rows = await db.all<{ hash: string }>(
+      `SELECT hash FROM tokens WHERE expires_at > ? AND hash IN (${chunk.map(() => "?").join(", ")})`,
+      [now, ...chunk],
+    );
+    for (const row of rows) live.add(row.hash);
+  }
+  return live;
 }
 
 /** Deletes up to `limit` tokens expired by `now`; returns how many. */

@@ -1,6 +1,6 @@
 import type { DocumentLoader } from "@fedify/fedify";
 import { preloadedContexts } from "@fedify/vocab-runtime";
-import type { Outgoing } from "./outgoing.ts";
+import type { Outgoing } from "./outgoing-types.ts";
 import { signedGet, type Signer } from "./signing.ts";
 
 // The document and JSON-LD context loader handed to Fedify (and to its signature checks): the

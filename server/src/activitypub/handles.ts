@@ -1,5 +1,5 @@
 import { isPrivateHost } from "./addresses.ts";
-import type { Outgoing } from "./outgoing.ts";
+import type { Outgoing } from "./outgoing-types.ts";
 import { signedGet } from "./signing.ts";
 
 // Resolving `acct:user@host` / `@user@host` through WebFinger, keeping the reason on failure.

@@ -3,7 +3,7 @@ import { CryptographicKey } from "@fedify/fedify/vocab";
 import type { Db } from "../db/db.ts";
 import { findLocalActor, loadPublicKey } from "./local-keys.ts";
 import { idOf, isObject } from "./parse.ts";
-import type { Outgoing } from "./outgoing.ts";
+import type { Outgoing } from "./outgoing-types.ts";
 import { signedGet, type FetchResult, type Signer } from "./signing.ts";
 
 // Public keys for verifying inbox requests. Fedify's verifyRequest() asks its KeyCache first and

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Outgoing } from "./outgoing.ts";
+import type { Outgoing } from "./outgoing-types.ts";
 import { signedGet } from "./signing.ts";
 
 // A redirect from a public host to a private one cannot be played on loopback (the first hop

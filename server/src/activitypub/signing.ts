@@ -2,7 +2,7 @@ import type { webcrypto } from "node:crypto";
 import { signRequest } from "@fedify/fedify";
 import { checkOutgoingUrl, privateAddressReason } from "./addresses.ts";
 import { parseJsonText, tooDeepReason } from "./json-depth.ts";
-import type { Outgoing } from "./outgoing.ts";
+import type { Outgoing } from "./outgoing-types.ts";
 import { readLimited, readPrefix } from "./read-limited.ts";
 import { PrivateAddressError } from "./pinned-lookup.ts";
 import { signedPostHeaders, type PreparedBody } from "./draft-signing.ts";

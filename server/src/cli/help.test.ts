@@ -23,6 +23,10 @@ function optionLines(help: string, flag: string) {
   return { meaning: lines[at]!.slice(flag.length + 2).trim(), details: lines[at + 1]!.trim() };
 }
 
+function escape(text: string) {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
 function expectHelp(args: string[]) {
   const result = runCli(args);
   expect(result.code, result.stderr).toBe(0);
@@ -42,6 +46,22 @@ describe("corral help", () => {
       /^ {2}-V, --version +print the version/m,
     ])
       expect(help).toMatch(line);
+    // Every option of serve, one line each, with the meaning `corral help serve` gives it.
+    const serveHelp = expectHelp(["help", "serve"]);
+    const serveFlags = [
+      ...serveHelp.matchAll(/^ {2}(--[a-z-]+(?: [A-Z]+)?(?: \.\.\.)?) {2,}(\S.*)$/gm),
+    ];
+    expect(serveFlags.map((match) => match[1])).toEqual([
+      ...serveOptions.map(([flag]) => flag),
+      "--metrics",
+      "--log-format F",
+      "--log-level L",
+    ]);
+    const serveSection = help.slice(help.indexOf("Options of serve"));
+    for (const [, flag, meaning] of serveFlags)
+      expect(serveSection).toMatch(
+        new RegExp(`^ {2}${escape(flag!)} {2,}${escape(meaning!)}$`, "m"),
+      );
     expect(expectHelp(["-h"])).toBe(help);
     expect(expectHelp(["help"])).toBe(help);
     expect(expectHelp([])).toBe(help);

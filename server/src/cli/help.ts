@@ -26,6 +26,9 @@ export function mainHelp(): string {
       ["-V, --version", "print the version"],
     ]),
     "",
+    "Options of serve (corral help serve gives each one's default and environment variable):",
+    ...table(optionsOf(commands.serve).map((option) => [label(option), option.meaning])),
+    "",
     "Run `corral help COMMAND` or `corral COMMAND --help` for its options, defaults and",
     "environment variables.",
   ].join("\n");

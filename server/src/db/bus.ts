@@ -3,6 +3,10 @@
 // that fits the database: in-process for SQLite (one process owns the file), LISTEN/NOTIFY for
 // PostgreSQL (several processes share it).
 
+import { getLogger } from "@logtape/logtape";
+
+const log = getLogger(["corral", "bus"]);
+
 export interface BusMessage {
   accountId: number;
   /** The stream's name (events/streams.ts); the bus does not care which. */
@@ -28,7 +32,9 @@ export function createMemoryBus(): EventBus {
           listener(message);
         } catch (error) {
           // One broken subscriber must not starve the others.
-          console.error("event bus listener failed:", error);
+          log.error("event bus listener failed: {error}", {
+            error: (error as Error)?.message ?? String(error),
+          });
         }
       }
     },

@@ -1,5 +1,8 @@
+import { getLogger } from "@logtape/logtape";
 import type { BusMessage, EventBus } from "./bus.ts";
 import { createSql, probe } from "./postgres.ts";
+
+const log = getLogger(["corral", "bus"]);
 
 // The event bus for several processes sharing one PostgreSQL database: publish is a NOTIFY,
 // and every process LISTENs, so a subscriber anywhere hears every event, its own process's
@@ -30,7 +33,9 @@ export async function createPostgresBus(
         listener(message);
       } catch (error) {
         // One broken subscriber must not starve the others.
-        console.error("event bus listener failed:", error);
+        log.error("event bus listener failed: {error}", {
+          error: (error as Error)?.message ?? String(error),
+        });
       }
     }
   };

@@ -27,6 +27,11 @@ export interface PostgresOptions {
   connectTimeout?: number;
   /** Pool size. */
   max?: number;
+  /**
+   * How often transaction() runs its function before a serialization failure or deadlock goes
+   * to the caller (default 30). Tests lower it to see what callers do with one.
+   */
+  transactionAttempts?: number;
 }
 
 // Enough for a few dozen transactions racing on the same rows (each round, one of them commits).
@@ -57,7 +62,7 @@ export function createSql(url: string, options: PostgresOptions = {}): Sql {
 export async function openPostgres(url: string, options: PostgresOptions = {}): Promise<Db> {
   const sql = createSql(url, options);
   await probe(sql, url, options.connectTimeout ?? 5);
-  return createPostgresDb(sql);
+  return createPostgresDb(sql, options);
 }
 
 /**
@@ -83,11 +88,17 @@ export async function probe(sql: Sql, url: string, seconds: number): Promise<voi
 }
 
 /** A Db on a pool (or, inside transaction(), on the transaction's own connection). */
-export function createPostgresDb(sql: Sql): Db {
-  return wrap(sql, false, () => sql.end({ timeout: 5 }));
+export function createPostgresDb(sql: Sql, options: { transactionAttempts?: number } = {}): Db {
+  const attempts = options.transactionAttempts ?? MAX_ATTEMPTS;
+  return wrap(sql, false, () => sql.end({ timeout: 5 }), attempts);
 }
 
-function wrap(runner: Runner, inTransaction: boolean, end: () => Promise<void>): Db {
+function wrap(
+  runner: Runner,
+  inTransaction: boolean,
+  end: () => Promise<void>,
+  maxAttempts = MAX_ATTEMPTS,
+): Db {
   const query = async (text: string, params: readonly unknown[]) => {
     const statement = translatePlaceholders(text);
     const values = bindParams(params) as postgres.ParameterOrJSON<never>[];
@@ -117,15 +128,15 @@ function wrap(runner: Runner, inTransaction: boolean, end: () => Promise<void>):
     async transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T> {
       if (inTransaction) {
         const tx = runner as postgres.TransactionSql<{ bigint: number }>;
-        return (await tx.savepoint((inner) => fn(wrap(inner, true, end)))) as T;
+        return (await tx.savepoint((inner) => fn(wrap(inner, true, end, maxAttempts)))) as T;
       }
       for (let attempt = 1; ; attempt++) {
         try {
           return (await (runner as Sql).begin("isolation level serializable", (tx) =>
-            fn(wrap(tx, true, end)),
+            fn(wrap(tx, true, end, maxAttempts)),
           )) as T;
         } catch (error) {
-          if (!isRetryable(error) || attempt >= MAX_ATTEMPTS) throw mapError(error);
+          if (!isRetryable(error) || attempt >= maxAttempts) throw mapError(error);
           await pause(attempt);
         }
       }

@@ -1,9 +1,12 @@
+import { getLogger } from "@logtape/logtape";
 import type { Services } from "../services.ts";
 import type { Db } from "../db/db.ts";
 import { appendEvents, pruneEvents } from "../db/events.store.ts";
 import { eventJson } from "../events/fit-event.ts";
 import type { StreamName } from "../events/streams.ts";
 import { timeEventAppend } from "../metrics/observe.ts";
+
+const log = getLogger(["corral", "events"]);
 
 // An event stored in the same transaction as the work it reports (a send's queued deliveries),
 // so that the stream never says something happened that did not, or the reverse. Its seq comes
@@ -35,15 +38,21 @@ export async function appendInTransaction(
   });
   if (seq === null) return null;
   stopTimer();
-  await services.bus
-    .publish({ accountId, stream, seq })
-    .catch((error: Error) =>
-      console.error(`announcing ${stream} event ${seq} failed: ${error.message}`),
-    );
+  await services.bus.publish({ accountId, stream, seq }).catch((error: Error) =>
+    log.error("announcing {stream} event {seq} failed: {error}", {
+      stream,
+      seq,
+      error: error.message,
+    }),
+  );
   const cap = services.config.streamCap;
   if (seq % Math.min(cap, PRUNE_EVERY) === 0 && seq > cap) {
     await pruneEvents(services.db, accountId, stream, seq - cap).catch((error: Error) =>
-      console.error(`pruning ${stream} of account ${accountId} failed: ${error.message}`),
+      log.error("pruning {stream} of account {accountId} failed: {error}", {
+        stream,
+        accountId,
+        error: error.message,
+      }),
     );
   }
   return seq;

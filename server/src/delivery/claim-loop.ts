@@ -3,6 +3,10 @@
 // (a bus message: in-process on SQLite, LISTEN/NOTIFY on PostgreSQL) or until the slow poll that
 // catches what no message announced (retries coming due, leases of dead processes running out).
 
+import { getLogger } from "@logtape/logtape";
+
+const log = getLogger(["corral", "queue"]);
+
 export interface ClaimLoopOptions<T extends { id: K }, K> {
   /** Named in log lines. */
   name: string;
@@ -47,11 +51,12 @@ export function startClaimLoop<T extends { id: K }, K>(options: ClaimLoopOptions
     () => {
       const ids = [...inFlight.keys()];
       if (ids.length === 0) return;
-      options
-        .renew(ids, Date.now() + options.leaseMs)
-        .catch((error) =>
-          console.error(`${options.name}: lease renewal failed: ${(error as Error).message}`),
-        );
+      options.renew(ids, Date.now() + options.leaseMs).catch((error) =>
+        log.error("{name}: lease renewal failed: {error}", {
+          name: options.name,
+          error: (error as Error).message,
+        }),
+      );
     },
     Math.max(10, Math.floor(options.leaseMs / 3)),
   );
@@ -63,7 +68,9 @@ export function startClaimLoop<T extends { id: K }, K>(options: ClaimLoopOptions
   const start = (item: T) => {
     const running = options
       .run(item)
-      .catch((error) => console.error(`${options.name}: ${(error as Error).message}`))
+      .catch((error) =>
+        log.error("{name}: {error}", { name: options.name, error: (error as Error).message }),
+      )
       .finally(() => {
         inFlight.delete(item.id);
         if (inFlight.size === 0 || options.concurrency - inFlight.size >= batch) wake();
@@ -80,7 +87,10 @@ export function startClaimLoop<T extends { id: K }, K>(options: ClaimLoopOptions
         try {
           claimed = await options.claim(room);
         } catch (error) {
-          console.error(`${options.name}: claim failed: ${(error as Error).message}`);
+          log.error("{name}: claim failed: {error}", {
+            name: options.name,
+            error: (error as Error).message,
+          });
         }
       }
       for (const item of claimed) start(item);

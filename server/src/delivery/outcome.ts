@@ -1,3 +1,4 @@
+import { getLogger } from "@logtape/logtape";
 import type { Services } from "../services.ts";
 import type { PostResult } from "../activitypub/signing.ts";
 import { writeOutcomes, type DeliveryOutcome, type DeliveryRow } from "../db/deliveries.store.ts";
@@ -14,6 +15,8 @@ import {
 } from "./hosts.store.ts";
 import { deferHostDeliveries, releaseDeferred } from "./delivery-records.store.ts";
 import { insertAttempts, type AttemptRow } from "./attempts.store.ts";
+
+const log = getLogger(["corral", "delivery"]);
 
 // What an attempt comes to, written as it ends (attempts that end together share one
 // transaction; each stays claimed until it is written, so a crash re-sends only what was in
@@ -144,7 +147,10 @@ export async function recordAttempts(
     const row = attempts[i]!.row;
     if (outcome.state !== "delivered" && row.account_id != null)
       await report(services, row, outcome).catch((error: Error) =>
-        console.error(`reporting delivery ${row.id}'s failure failed: ${error.message}`),
+        log.error("reporting delivery {id}'s failure failed: {error}", {
+          id: row.id,
+          error: error.message,
+        }),
       );
   }
   return outcomes;

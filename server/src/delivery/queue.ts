@@ -1,3 +1,4 @@
+import { getLogger } from "@logtape/logtape";
 import type { Services } from "../services.ts";
 import type { Db } from "../db/db.ts";
 import {
@@ -22,6 +23,8 @@ import {
 } from "./outcome.ts";
 import { grouped } from "../db/grouped.ts";
 import { observeDelivery } from "../metrics/observe.ts";
+
+const log = getLogger(["corral", "delivery"]);
 
 // Our own durable delivery queue on the `deliveries` table (docs/adr/0001 and 0006): rows are
 // claimed atomically with a 30 s lease renewed while in flight, so several processes sharing
@@ -118,7 +121,9 @@ export async function queueDeliveries(tx: Db, job: DeliveryJob): Promise<void> {
 export function announceDeliveries(services: Services): void {
   services.bus
     .publish({ accountId: 0, stream: BUS_NAME, seq: 0 })
-    .catch((error) => console.error(`delivery queue: wake-up failed: ${(error as Error).message}`));
+    .catch((error: Error) =>
+      log.error("delivery queue: wake-up failed: {error}", { error: error.message }),
+    );
 }
 
 /** Queues in a transaction of its own and wakes the workers. */

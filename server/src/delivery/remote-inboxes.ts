@@ -5,9 +5,11 @@ import { loadSigner } from "../activitypub/local-keys.ts";
 import { outgoingOf } from "../activitypub/outgoing.ts";
 import { idOf, isObject } from "../activitypub/parse.ts";
 import { signedGet } from "../activitypub/signing.ts";
+import { singleFlight } from "./single-flight.ts";
 
 // Where to deliver to an actor: its inbox and shared inbox, from its document fetched signed
-// as the sending actor (authorized fetch), cached for an hour per process.
+// as the sending actor (authorized fetch), cached for an hour per process. Concurrent sends that
+// need the same actor share one fetch (per signing actor: another may be refused differently).
 
 export interface Inboxes {
   inbox: string;
@@ -19,6 +21,7 @@ export type InboxResult =
 
 const TTL_MS = 3600_000;
 const cache = new Map<string, { expires: number; inboxes: Inboxes }>();
+const fetching = singleFlight<string, InboxResult>();
 
 export async function resolveInboxes(
   services: Services,
@@ -34,6 +37,14 @@ export async function resolveInboxes(
   }
   const cached = cache.get(targetId);
   if (cached && cached.expires > Date.now()) return { ok: true, ...cached.inboxes };
+  return fetching(`${asActorId} ${targetId}`, () => fetchInboxes(services, asActorId, targetId));
+}
+
+async function fetchInboxes(
+  services: Services,
+  asActorId: string,
+  targetId: string,
+): Promise<InboxResult> {
   const signer = await loadSigner(services.db, asActorId);
   const fetched = await signedGet(targetId, signer, {
     outgoing: outgoingOf(services),

@@ -2,6 +2,7 @@
 // readAfter() is what SSE replays; watch() is how SSE follows a stream live, one shared read per
 // notification per stream in this process (fan-out.ts).
 
+import { getLogger } from "@logtape/logtape";
 import type { BusMessage, EventBus } from "../db/bus.ts";
 import type { Db } from "../db/db.ts";
 import {
@@ -14,7 +15,9 @@ import {
 import { createFanOut, type Watch, type WatchHandlers } from "./fan-out.ts";
 import { eventJson, MAX_EVENT_BYTES } from "./fit-event.ts";
 import { streamNames, type StreamName } from "./streams.ts";
-import { fillTriggerBodies } from "./trigger-bodies.ts";
+import { fillFirstTriggerBodies, fillTriggerBodies, SentBodies } from "./trigger-bodies.ts";
+
+const log = getLogger(["corral", "events"]);
 
 export type { StoredEvent, Watch, WatchHandlers };
 
@@ -52,7 +55,14 @@ export interface EventLog {
   ): Promise<Watch>;
   /** Live watches in this process. */
   watchers(): number;
+  /**
+   * What watch() hands a connection, as it sends it: a trigger's error events carry its body in
+   * the first of them the connection sends, not in each (trigger-bodies.ts).
+   */
+  completeForConnection(rows: StoredEvent[], sent: SentBodies): Promise<StoredEvent[]>;
 }
+
+export { SentBodies };
 
 interface Pending {
   json: string;
@@ -79,8 +89,8 @@ function takeGroup(queue: Pending[]): Pending[] {
 export function createEventLog(db: Db, bus: EventBus, options: EventLogOptions): EventLog {
   const pruneEvery = options.pruneEvery ?? Math.min(options.cap, 100);
   const maxBytes = options.maxEventBytes ?? MAX_EVENT_BYTES;
-  // Error events of a trigger are stored without its body (report-error.ts); every reader, live
-  // or replaying, gets them whole.
+  // Error events of a trigger are stored without its body (report-error.ts); a reader of the
+  // log gets them whole, a connection once per trigger (completeForConnection).
   const readAfter = async (accountId: number, stream: string, afterSeq: number, limit = 500) => {
     const rows = await readEventsAfter(db, accountId, stream, afterSeq, limit);
     return stream === "error" ? fillTriggerBodies(db, rows) : rows;
@@ -91,7 +101,8 @@ export function createEventLog(db: Db, bus: EventBus, options: EventLogOptions):
         listener(message as StreamMessage);
     });
   const fanOut = createFanOut({
-    readAfter,
+    readAfter: (accountId, stream, afterSeq, limit) =>
+      readEventsAfter(db, accountId, stream, afterSeq, limit),
     lastSeq: (accountId, stream) => lastEventSeq(db, accountId, stream),
     subscribe,
   });
@@ -117,11 +128,13 @@ export function createEventLog(db: Db, bus: EventBus, options: EventLogOptions):
         continue;
       }
       const first = last - group.length + 1;
-      await bus
-        .publish({ accountId, stream, seq: last })
-        .catch((error: Error) =>
-          console.error(`announcing ${stream} event ${last} failed: ${error.message}`),
-        );
+      await bus.publish({ accountId, stream, seq: last }).catch((error: Error) =>
+        log.error("announcing {stream} event {seq} failed: {error}", {
+          stream,
+          seq: last,
+          error: error.message,
+        }),
+      );
       // Outside the append: the counter row is not held while old events are deleted, and a
       // failed prune costs only space until the next one.
       if (
@@ -129,7 +142,11 @@ export function createEventLog(db: Db, bus: EventBus, options: EventLogOptions):
         last > options.cap
       ) {
         await pruneEvents(db, accountId, stream, last - options.cap).catch((error: Error) =>
-          console.error(`pruning ${stream} of account ${accountId} failed: ${error.message}`),
+          log.error("pruning {stream} of account {accountId} failed: {error}", {
+            stream,
+            accountId,
+            error: error.message,
+          }),
         );
       }
       group.forEach((pending, i) => pending.resolve(first + i));
@@ -154,5 +171,6 @@ export function createEventLog(db: Db, bus: EventBus, options: EventLogOptions):
     subscribe,
     watch: (accountId, stream, after, handlers) => fanOut.watch(accountId, stream, after, handlers),
     watchers: () => fanOut.watchers(),
+    completeForConnection: (rows, sent) => fillFirstTriggerBodies(db, rows, sent),
   };
 }

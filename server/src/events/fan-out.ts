@@ -4,8 +4,11 @@
 // caught up, then joins the shared reads. Seqs of a stream are contiguous (db/events.store.ts),
 // so a reader that would see a jump reads the missing part itself instead.
 
+import { getLogger } from "@logtape/logtape";
 import type { BusMessage } from "../db/bus.ts";
 import type { StoredEvent } from "../db/events.store.ts";
+
+const log = getLogger(["corral", "events"]);
 
 const PAGE = 500;
 
@@ -82,7 +85,11 @@ export function createFanOut(source: FanOutSource) {
             reader.live = false;
             reader.poke();
           }
-          console.error(`event stream ${stream} of account ${accountId}: read failed:`, error);
+          log.error("event stream {stream} of account {accountId}: read failed: {error}", {
+            stream,
+            accountId,
+            error: (error as Error)?.message ?? String(error),
+          });
         },
       );
     }

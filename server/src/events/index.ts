@@ -5,7 +5,7 @@ import type { Services } from "../services.ts";
 export { createMemoryBus, type BusMessage, type EventBus } from "../db/bus.ts";
 export { streamNames, type StreamName } from "./streams.ts";
 export { reportError, type ErrorEvent } from "./report-error.ts";
-export { createEventLog, type EventLog, type StoredEvent } from "./event-log.ts";
+export { createEventLog, SentBodies, type EventLog, type StoredEvent } from "./event-log.ts";
 
 /**
  * Appends an event to the stream of the account that owns the local actor `actorId`.

@@ -1,5 +1,8 @@
+import { getLogger } from "@logtape/logtape";
 import type { Services } from "../services.ts";
 import { linkEvent } from "../triggers/triggers.store.ts";
+
+const log = getLogger(["corral", "events"]);
 
 // The error stream's writer: every part that fails on behalf of an account reports here.
 
@@ -35,8 +38,9 @@ export async function reportError(
     const seq = await services.events.append(accountId, "error", event);
     if (triggerId !== null) await linkEvent(services.db, triggerId, "error", seq);
   } catch (error) {
-    console.error(
-      `could not record an error event for account ${accountId}: ${(error as Error).message}`,
-    );
+    log.error("could not record an error event for account {accountId}: {error}", {
+      accountId,
+      error: (error as Error).message,
+    });
   }
 }

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { addAccount, fe, signIn, startTestServer, type TestServer } from "../../test/server.ts";
-import { methodInformation } from "../methods/catalog.ts";
+import { methodInformationFor } from "../methods/catalog.ts";
 
 let server: TestServer;
 afterEach(() => server?.close());
@@ -23,14 +23,36 @@ describe("GET /fe/account/info", () => {
       baseUrls: [otherBase],
       backend: { name: "corral", version: expect.any(String) },
       protocol: { name: "CattleDrive", version: "0.1.0" },
-      methodInformation,
+      methodInformation: methodInformationFor([actor.id]),
     });
-    expect(methodInformation.map((m) => m.routing_key)).toEqual([
+    expect(info.methodInformation.map((m: { routing_key: string }) => m.routing_key)).toEqual([
       "send_message",
       "update_actor",
       "delete_actor",
       "publish_activity",
       "publish_object",
+    ]);
+  });
+
+  it("names the account's own actors as the recipients of send_message's example", async () => {
+    server = await startTestServer({ baseUrls: [otherBase] });
+    await addAccount(server, "alice");
+    const token = await signIn(server, "alice");
+    const ids: string[] = [];
+    for (const handle of ["a1", "a2", "a3", "a4"]) {
+      const created = await fe(server, token, "/account/create", {
+        body: { baseUrl: otherBase, handle },
+      });
+      ids.push(((await created.json()) as { id: string }).id);
+    }
+    const info = await (await fe(server, token, "/account/info")).json();
+    const send = info.methodInformation.find(
+      (m: { routing_key: string }) => m.routing_key === "send_message",
+    );
+    // The three oldest, and the public collection.
+    expect(send.example.data.to).toEqual([
+      ...ids.slice(0, 3),
+      "https://www.w3.org/ns/activitystreams#Public",
     ]);
   });
 

@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { allowedBaseUrls } from "../accounts/index.ts";
 import { actorDocument, createActor, listActors } from "../actors/index.ts";
-import { methodInformation } from "../methods/catalog.ts";
+import { methodInformationFor } from "../methods/catalog.ts";
 import type { Services } from "../services.ts";
 import type { FeEnv } from "./auth.ts";
 import { sendDetail } from "./errors.ts";
@@ -37,7 +37,7 @@ export function createAccountRoutes(services: Services) {
         baseUrls: allowedBaseUrls(account, services.config.baseUrls),
         backend,
         protocol,
-        methodInformation,
+        methodInformation: methodInformationFor(actors.map((a) => a.id)),
       };
       return c.json(info);
     })

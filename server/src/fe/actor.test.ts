@@ -46,6 +46,7 @@ describe("POST /fe/actor/lookup", () => {
       expect(await response.json()).toEqual({
         raw: null,
         error: `no actor acct:nobody@${host} on this server`,
+        kind: "not-found",
       });
     }
   });

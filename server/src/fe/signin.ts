@@ -6,6 +6,7 @@ import {
   findPasswordHash,
   issueToken,
   revokeToken,
+  announceTokensEnded,
   verifyPassword,
 } from "../accounts/index.ts";
 import type { Services } from "../services.ts";
@@ -46,10 +47,11 @@ export function createSignInRoutes(
   });
 }
 
-/** POST /signout: ends the caller's token, and only it (204); its streams close on their next check. */
+/** POST /signout: ends the caller's token, and only it (204); its streams close at once, everywhere. */
 export function createSignOutRoutes(services: Services) {
   return new Hono<FeEnv>().post("/signout", async (c) => {
     await revokeToken(services.db, c.get("token"));
+    await announceTokensEnded(services.bus, c.get("account").id);
     return c.body(null, 204);
   });
 }

@@ -149,6 +149,33 @@ describe("GET /fe/account/stream/{type}", () => {
     expect((await fe(server, null, "/account/stream/incoming")).status).toBe(401);
   });
 
+  it("answers 422 for a timeout that is no number, as cattle_grid does, and takes one that is", async () => {
+    const server = await start();
+    await addAccount(server, "alice");
+    const token = await signIn(server, "alice");
+    const wrong = await fe(server, token, "/account/stream/incoming?timeout=5&timeout=null");
+    expect(wrong.status).toBe(422);
+    expect(await wrong.json()).toEqual({
+      detail: [
+        {
+          loc: ["query", "timeout"],
+          msg: "Input should be a valid number, unable to parse string as a number",
+          type: "float_parsing",
+        },
+      ],
+    });
+    const both = await fe(server, token, "/account/stream/everything?timeout=");
+    expect((await both.json()).detail.map((e: { loc: string[] }) => e.loc)).toEqual([
+      ["path", "event_type"],
+      ["query", "timeout"],
+    ]);
+    const sse = await openSse(`${server.url}/fe/account/stream/incoming?timeout=2.5`, {
+      Authorization: `Bearer ${token}`,
+    });
+    connections.push(sse);
+    expect(sse.status).toBe(200);
+  });
+
   it("releases its subscription and keep-alive when the client goes away", async () => {
     const server = await start({ keepAliveMs: 20 });
     await addAccount(server, "alice");

@@ -1,41 +1,52 @@
 // GET /account/stream/{incoming|outgoing|error}: Server-Sent Events. Frames are
 // `id: N`, `data: <one line of JSON>`, blank line. A reconnect with Last-Event-ID gets every
 // stored event after N, so a dropped connection or a restart loses nothing; live events arrive
-// through the bus (no polling), and a `: keep-alive` comment keeps idle connections open. Each
-// keep-alive re-reads the token from the database: a stream ends with its token (sign-out,
-// revoke-tokens, a new password, expiry), whichever process ended it.
+// through the bus (no polling), and a `: keep-alive` comment keeps idle connections open. A
+// stream ends within a second or two of its token (sign-out, revoke-tokens, a new password,
+// expiry), whichever process ended it (accounts/token-watch.ts).
 
+import { getLogger } from "@logtape/logtape";
 import { Hono } from "hono";
-import type { StreamName } from "./wire.ts";
+import type { StreamName, ValidationError } from "./wire.ts";
 import { streamNames } from "./wire.ts";
-import { checkToken } from "../accounts/index.ts";
+import { tokenWatchOf } from "../accounts/index.ts";
+import { SentBodies } from "../events/index.ts";
 import type { Services } from "../services.ts";
 import type { FeEnv } from "./auth.ts";
 import { sendValidationErrors } from "./errors.ts";
 
+const log = getLogger(["corral", "events"]);
+
 export function createStreamRoutes(services: Services) {
   return new Hono<FeEnv>().get("/account/stream/:eventType", async (c) => {
     const stream = c.req.param("eventType");
+    const errors: ValidationError[] = [];
     if (!(streamNames as readonly string[]).includes(stream)) {
-      return sendValidationErrors(c, [
-        {
-          loc: ["path", "event_type"],
-          msg: "Input should be 'incoming', 'outgoing' or 'error'",
-          type: "enum",
-        },
-      ]);
+      errors.push({
+        loc: ["path", "event_type"],
+        msg: "Input should be 'incoming', 'outgoing' or 'error'",
+        type: "enum",
+      });
     }
+    // cattle_grid's `timeout` (seconds, a number) means nothing to our streams, but a value that
+    // is no number is refused as cattle_grid refuses it (the last one counts, as in FastAPI).
+    const timeout = c.req.queries("timeout")?.at(-1);
+    if (timeout !== undefined && (timeout.trim() === "" || Number.isNaN(Number(timeout)))) {
+      errors.push({
+        loc: ["query", "timeout"],
+        msg: "Input should be a valid number, unable to parse string as a number",
+        type: "float_parsing",
+      });
+    }
+    if (errors.length > 0) return sendValidationErrors(c, errors);
     const lastEventId = Number.parseInt(c.req.header("last-event-id") ?? "", 10);
     const accountId = c.get("account").id;
-    const token = c.get("token");
+    const tokenEnded = new AbortController();
+    const unwatch = tokenWatchOf(services).watch(c.get("token"), () => tokenEnded.abort());
     const body = openSseStream(services, accountId, stream as StreamName, {
       after: Number.isSafeInteger(lastEventId) && lastEventId >= 0 ? lastEventId : null,
-      signal: c.req.raw.signal,
-      // Checked in the database, so a sign-out or revoke-tokens in any process ends the stream.
-      stillValid: async () => {
-        const check = await checkToken(services.db, token);
-        return check.ok && check.account.id === accountId;
-      },
+      signal: AbortSignal.any([c.req.raw.signal, tokenEnded.signal]),
+      onClose: unwatch,
     });
     return new Response(body, {
       headers: {
@@ -59,9 +70,10 @@ export function openSseStream(
   stream: StreamName,
   options: {
     after: number | null;
+    /** Aborted: the stream ends (the client left, or its token ended). */
     signal?: AbortSignal;
-    /** Asked at every keep-alive: false (the token ended or expired) closes the stream. */
-    stillValid?: () => Promise<boolean>;
+    /** Called once when the stream ends, however it ends. */
+    onClose?: () => void;
   },
 ): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
@@ -76,6 +88,7 @@ export function openSseStream(
     watch?.close();
     clearInterval(keepAlive);
     options.signal?.removeEventListener("abort", onAbort);
+    options.onClose?.();
   };
   const onAbort = () => {
     close();
@@ -92,21 +105,37 @@ export function openSseStream(
   return new ReadableStream<Uint8Array>({
     async start(controller) {
       controllerRef = controller;
+      if (options.signal?.aborted) return onAbort();
       options.signal?.addEventListener("abort", onAbort);
       let connected = false;
       const pending: string[] = [];
+      // Rows are completed (a trigger's body in its first error event on this connection) in
+      // the order they came, one batch after the other.
+      const sentBodies = new SentBodies();
+      let completing: Promise<void> = Promise.resolve();
+      const fail = (error: unknown) => {
+        log.error("event stream {stream} of account {accountId} failed: {error}", {
+          stream,
+          accountId,
+          error: (error as Error)?.message ?? String(error),
+        });
+        onAbort();
+      };
       const opened = await services.events.watch(accountId, stream, options.after, {
         onRows(rows) {
-          let chunk = "";
-          for (const row of rows) chunk += `id: ${row.seq}\ndata: ${row.data}\n\n`;
-          // Rows may come before the watch is returned; they follow the opening frames.
-          if (connected) send(chunk);
-          else pending.push(chunk);
+          completing = completing
+            .then(async () => {
+              if (closed) return;
+              const whole = await services.events.completeForConnection(rows, sentBodies);
+              let chunk = "";
+              for (const row of whole) chunk += `id: ${row.seq}\ndata: ${row.data}\n\n`;
+              // Rows may come before the watch is returned; they follow the opening frames.
+              if (connected) send(chunk);
+              else pending.push(chunk);
+            })
+            .catch(fail);
         },
-        onError(error) {
-          console.error(`event stream ${stream} of account ${accountId} failed:`, error);
-          onAbort();
-        },
+        onError: fail,
       });
       watch = opened;
       if (closed) return opened.close();
@@ -118,12 +147,7 @@ export function openSseStream(
       connected = true;
       for (const chunk of pending.splice(0)) send(chunk);
       keepAlive = setInterval(() => {
-        if (closed) return;
-        send(": keep-alive\n\n");
-        options.stillValid?.().then(
-          (valid) => valid || onAbort(),
-          () => {}, // a database hiccup is not a sign-out: the next tick asks again
-        );
+        if (!closed) send(": keep-alive\n\n");
       }, services.config.keepAliveMs);
     },
     cancel() {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { methodInformation, methods } from "../methods/catalog.ts";
+import { methodInformationFor, methods } from "../methods/catalog.ts";
 import {
   addAccount,
   addActor,
@@ -171,6 +171,7 @@ describe("every 422 path of every method", () => {
 
 describe("methodInformation", () => {
   it("publishes each method's body as JSON Schema with an example that fits it", () => {
+    const methodInformation = methodInformationFor(["https://a.example/actor/1"]);
     for (const [index, entry] of methods.entries()) {
       const info = methodInformation[index]!;
       expect(info.schema).toMatchObject({ type: "object" });
@@ -178,5 +179,50 @@ describe("methodInformation", () => {
     }
     const publish = methodInformation.find((m) => m.routing_key === "publish_object")!;
     expect(publish.schema).toMatchObject({ required: ["data"] });
+  });
+});
+
+// Issue 25, item 4: publish_activity's example had no data.actor and was answered 422, and
+// send_message's named no recipient, so trying it delivered nothing.
+describe("each built-in example, as GET /fe/account/info gives it", () => {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  type Json = any;
+
+  it("passes the trigger route with only actor beside it and runs; send_message's delivers", async () => {
+    const { token, actor: alice, accountId } = await setUp();
+    const bob = await addActor(server!, token, "bob");
+    const info = await (await fe(server!, token, "/account/info")).json();
+    const record = async (id: string): Promise<Json> =>
+      (await fe(server!, token, `/actor/triggers/${id}`)).json();
+    const tryExample = async (method: string, actor: string) => {
+      const { example } = info.methodInformation.find(
+        (m: { routing_key: string }) => m.routing_key === method,
+      );
+      const response = await fe(server!, token, `/actor/trigger/${method}`, {
+        body: { actor, ...example },
+      });
+      expect(response.status, `${method}: ${await response.clone().text()}`).toBe(202);
+      const id = response.headers.get("Corral-Trigger-Id")!;
+      await expect.poll(async () => (await record(id)).state, { timeout: 10_000 }).toBe("done");
+      return record(id);
+    };
+    // delete_actor last: it ends the actor that tries it.
+    const order = ["send_message", "update_actor", "publish_activity", "publish_object"];
+    expect([...order, "delete_actor"].sort()).toEqual(methods.map((m) => m.routing_key).sort());
+    const sent = await tryExample("send_message", bob.id);
+    // Delivered to alice (one of the account's actors the example names), at the shared inbox here.
+    await expect
+      .poll(async () => (await record(sent.id)).deliveries, { timeout: 10_000 })
+      .toEqual([
+        expect.objectContaining({ inbox: `${new URL(alice.id).origin}/inbox`, state: "delivered" }),
+      ]);
+    const incoming = await server!.services.events.lastSeq(accountId, "incoming");
+    expect(incoming).toBeGreaterThan(0);
+    for (const method of order.slice(1)) {
+      const done = await tryExample(method, alice.id);
+      expect(done.error, method).toBeNull();
+    }
+    expect((await tryExample("delete_actor", bob.id)).error).toBeNull();
+    expect(await server!.services.events.lastSeq(accountId, "error")).toBe(0);
   });
 });

@@ -6,6 +6,7 @@
 
 import type { ActivityMinute } from "../events/activity.ts";
 import type { StreamName } from "../events/streams.ts";
+import type { LookupFailure } from "../lookup/failure-kind.ts";
 import type {
   ActorInformation,
   CreateActorRequest,
@@ -62,10 +63,11 @@ export type ActorDocument = Record<string, unknown> & { id: string; type: string
 
 /**
  * `POST /fe/actor/lookup?timeout=S` answers 200 either way. A failed fetch has `raw: null`;
- * `error` (why it failed) is Corral's addition.
+ * `error` (why it failed), `kind`, `url`, `status` and `seconds` are Corral's additions
+ * (lookup/failure-kind.ts).
  */
-export type LookupResult =
-  { raw: Record<string, unknown>; parsed?: ParsedPayload } | { raw: null; error: string };
+export type LookupResult = { raw: Record<string, unknown>; parsed?: ParsedPayload } | LookupFailure;
+export type { LookupFailure, LookupFailureKind } from "../lookup/failure-kind.ts";
 
 /** `POST /fe/actor/trigger/{method}` answers `202 null`, with Corral's header `Corral-Trigger-Id`. */
 export type TriggerRequest = PerformRequest;
@@ -127,7 +129,11 @@ export type EventInformation = {
 export type ErrorMessage = {
   message: string[];
   routing_key: string;
-  original_message_body: string;
+  /**
+   * The method's body. A trigger's error events carry it once per stream connection, in the
+   * first of them; the later ones leave it out and name the trigger by `trigger_id`.
+   */
+  original_message_body?: string;
   /** Corral's additions: what failed, where, and whether it is retried. */
   actor?: string;
   inbox?: string;

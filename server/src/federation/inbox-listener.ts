@@ -1,3 +1,4 @@
+import { getLogger } from "@logtape/logtape";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { observeInbox } from "../metrics/observe.ts";
 import type { Services } from "../services.ts";
@@ -10,6 +11,8 @@ import {
   type InboxAnswer,
   type InboxRequest,
 } from "./inbox.ts";
+
+const log = getLogger(["corral", "http"]);
 
 // Inbox POSTs straight from Node's HTTP server, before Hono: under load they are nearly every
 // request, and building a fetch Request, a Response and Hono's context for each cost an eighth
@@ -91,11 +94,20 @@ export function createInboxListener(
     };
     observeInbox(services, handleInbox(services, request, actorId))
       .then(send, (error: unknown) => {
-        console.error(`POST ${path} failed:`, error);
+        log.error("POST {path} failed: {error}", {
+          path,
+          error: (error as Error)?.message ?? String(error),
+          stack: (error as Error)?.stack,
+        });
         if (res.headersSent) res.destroy();
         else send({ status: 500, detail: "Internal Server Error" });
       })
-      .catch((error: unknown) => console.error(`POST ${path}: answering failed:`, error));
+      .catch((error: unknown) =>
+        log.error("POST {path}: answering failed: {error}", {
+          path,
+          error: (error as Error)?.message ?? String(error),
+        }),
+      );
     return true;
   };
 }

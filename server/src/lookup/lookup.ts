@@ -7,8 +7,11 @@ import { isOurHost, isOurs } from "../activitypub/origins.ts";
 import { loadLocalDocument } from "./local-documents.ts";
 import { parseActivityPub } from "../activitypub/parse.ts";
 import { signedGet } from "../activitypub/signing.ts";
+import { isPrivateHost } from "../activitypub/addresses.ts";
+import { kindOfFetchFailure, type LookupFailure, type LookupFailureKind } from "./failure-kind.ts";
 
-export type LookupResult = { raw: unknown; parsed?: unknown } | { raw: null; error: string };
+export type { LookupFailure, LookupFailureKind };
+export type LookupResult = { raw: unknown; parsed?: unknown } | LookupFailure;
 
 const DEFAULT_TIMEOUT_MS = 10_000;
 
@@ -24,7 +27,8 @@ export async function lookupUri(
   try {
     return await lookup(services, input);
   } catch (error) {
-    return { raw: null, error: `lookup of ${input.uri} failed: ${(error as Error).message}` };
+    const reason = `lookup of ${input.uri} failed: ${(error as Error).message}`;
+    return { raw: null, error: reason, kind: "unreachable" };
   }
 }
 
@@ -35,6 +39,15 @@ async function lookup(
   // One deadline for the whole lookup: WebFinger and the fetch share it.
   const deadline = Date.now() + (input.timeoutMs ?? DEFAULT_TIMEOUT_MS);
   const remaining = () => Math.max(1, deadline - Date.now());
+  const seconds = Math.round((input.timeoutMs ?? DEFAULT_TIMEOUT_MS) / 100) / 10;
+  /** A failed request to `url`, its kind read from the fetch's reason and status. */
+  const fetchFailure = (url: string, failure: { reason: string; status?: number }) => {
+    const { kind, status } = kindOfFetchFailure(failure);
+    const answer: LookupFailure = { raw: null, error: failure.reason, kind, url };
+    if (status !== undefined) answer.status = status;
+    if (kind === "timeout") answer.seconds = seconds;
+    return answer;
+  };
   const outgoing = outgoingOf(services);
   let uri = input.uri.trim();
   const handle = parseHandle(uri);
@@ -44,23 +57,45 @@ async function lookup(
     if (local) uri = local;
     // Our own host: the database is the whole truth, and WebFinger advice would mislead.
     else if (isOurHost(services, handle.host))
-      return { raw: null, error: `no actor ${acct} on this server` };
+      return { raw: null, error: `no actor ${acct} on this server`, kind: "not-found" };
     else {
       const resolved = await resolveHandle(handle, { outgoing, timeoutMs: remaining() });
-      if (!resolved.ok) return { raw: null, error: resolved.reason };
+      if (!resolved.ok) return fetchFailure(webFingerUrl(handle, outgoing.allowPrivate), resolved);
       uri = resolved.id;
     }
   }
-  if (!/^https?:\/\//i.test(uri))
-    return { raw: null, error: `"${input.uri}" is neither an http(s) URI nor acct:user@host` };
+  if (!/^https?:\/\//i.test(uri)) {
+    const error = `"${input.uri}" is neither an http(s) URI nor acct:user@host`;
+    return { raw: null, error, kind: "invalid" };
+  }
   if (isOurs(services, uri)) {
     const local = await loadLocalDocument(services, uri, input.actorId);
-    if (!local.found) return { raw: null, error: local.reason };
+    if (!local.found) return { ...fetchFailure(uri, localFailure(local.reason)), url: uri };
     return { raw: local.document, parsed: parseActivityPub(local.document) };
   }
   const signer = await loadSigner(services.db, input.actorId);
-  if (!signer) return { raw: null, error: `actor ${input.actorId} has no signing key here` };
+  if (!signer) {
+    const error = `actor ${input.actorId} has no signing key here`;
+    return { raw: null, error, kind: "no-key" };
+  }
   const result = await signedGet(uri, signer, { outgoing, timeoutMs: remaining() });
-  if (!result.ok) return { raw: null, error: result.reason };
+  if (!result.ok) return fetchFailure(uri, result);
   return { raw: result.document, parsed: parseActivityPub(result.document) };
+}
+
+/**
+ * The WebFinger URL a handle's lookup asked first: http for a loopback or private host when
+ * private addresses are allowed (handles.ts tries http there first), else https.
+ */
+function webFingerUrl(handle: { user: string; host: string }, allowPrivate: boolean): string {
+  const hostname = new URL(`http://${handle.host}`).hostname;
+  const scheme = allowPrivate && isPrivateHost(hostname) ? "http" : "https";
+  const resource = encodeURIComponent(`acct:${handle.user}@${handle.host}`);
+  return `${scheme}://${handle.host}/.well-known/webfinger?resource=${resource}`;
+}
+
+/** A local document's refusal ("… answered 403 here", "not an ActivityPub document") as a fetch's. */
+function localFailure(reason: string): { reason: string; status?: number } {
+  const status = /answered (\d{3}) here/.exec(reason)?.[1];
+  return status ? { reason, status: Number(status) } : { reason, status: 200 };
 }

@@ -22,20 +22,25 @@ interface Entry {
   load: () => Promise<Run>;
 }
 
+const PUBLIC = "https://www.w3.org/ns/activitystreams#Public";
+/** How many of the account's actors send_message's example names. */
+const EXAMPLE_RECIPIENTS = 3;
+
 const note = {
   type: "Note",
   content: "Hello",
-  to: ["https://www.w3.org/ns/activitystreams#Public"],
+  to: [PUBLIC],
 };
 
 export const methods: Entry[] = [
   {
     routing_key: "send_message",
     description:
-      "Delivers data exactly as given to every inbox its to, cc, bto, bcc and audience name (followers expanded), signed as actor.",
+      "Delivers data exactly as given to every inbox its to, cc, bto, bcc and audience name (followers expanded), signed as actor; data.actor, when absent, is actor.",
     body: bodies.sendMessageBody,
     fields: bodies.sendMessageFields,
-    example: { data: { type: "Follow", object: "https://remote.example/users/bob" } },
+    // methodInformationFor() names the account's own actors as its recipients.
+    example: sendMessageExample([]),
     load: async () => (await import("./send-message.ts")).sendMessage,
   },
   {
@@ -63,7 +68,7 @@ export const methods: Entry[] = [
   {
     routing_key: "publish_activity",
     description:
-      "Assigns an id to data (an activity by actor), stores it so it dereferences, and sends it like send_message.",
+      "Assigns an id to data (an activity by actor; data.actor, when absent, is actor), stores it so it dereferences, and sends it like send_message.",
     body: bodies.publishActivityBody,
     fields: bodies.publishActivityFields,
     example: { data: { type: "Create", object: note, to: note.to } },
@@ -80,14 +85,44 @@ export const methods: Entry[] = [
   },
 ];
 
-export const methodInformation = methods.map((entry) => ({
-  routing_key: entry.routing_key,
-  module: "corral",
-  description: entry.description,
-  replies: false,
-  schema: z.toJSONSchema(entry.fields) as Record<string, unknown>,
-  example: entry.example,
-}));
+/**
+ * send_message's example: a Note to the account's own actors (an example cannot know any other
+ * inbox that answers), so trying it as one of them delivers to the others. The acting actor is
+ * never its own recipient (ActivityPub), so an account with one actor delivers nothing yet.
+ */
+function sendMessageExample(ownActors: readonly string[]): Record<string, unknown> {
+  const to = [...ownActors.slice(0, EXAMPLE_RECIPIENTS), PUBLIC];
+  return {
+    data: {
+      "@context": "https://www.w3.org/ns/activitystreams",
+      type: "Create",
+      to,
+      object: { type: "Note", content: "Hello from Corral", to },
+    },
+  };
+}
+
+const schemas = new Map(
+  methods.map((entry) => [
+    entry.routing_key,
+    z.toJSONSchema(entry.fields) as Record<string, unknown>,
+  ]),
+);
+
+/**
+ * GET /fe/account/info's methodInformation for an account whose actors are `ownActors` (oldest
+ * first): each example, with only `actor` added beside it, passes the method's check.
+ */
+export function methodInformationFor(ownActors: readonly string[]) {
+  return methods.map((entry) => ({
+    routing_key: entry.routing_key,
+    module: "corral",
+    description: entry.description,
+    replies: false,
+    schema: schemas.get(entry.routing_key)!,
+    example: entry.routing_key === "send_message" ? sendMessageExample(ownActors) : entry.example,
+  }));
+}
 
 export function findMethod(name: string): Entry | undefined {
   return methods.find((entry) => entry.routing_key === name);

@@ -1,4 +1,6 @@
+import { getLogger } from "@logtape/logtape";
 import { findActor, type ActorRow } from "../actors/index.ts";
+import { isTransientDbError } from "../db/transient.ts";
 import { reportError } from "../events/report-error.ts";
 import type { Services } from "../services.ts";
 import { findMethod, methods } from "./catalog.ts";
@@ -35,8 +37,26 @@ export async function findOwnActor(
   return { ok: true, actor };
 }
 
+/**
+ * What a method's run came to: done; failed for good (the method refused, or a bug: reported on
+ * the error stream); or cut short by the database (a lost race, a lost connection, a busy
+ * file) when a trigger runs it, so that the trigger can run it again: nothing is reported then.
+ */
+export type MethodOutcome =
+  | { ok: true }
+  | { ok: false; final: true; error: string }
+  | { ok: false; final: false; error: string };
+
+const log = getLogger(["corral", "method"]);
+
 /** Runs a method; resolves once it is done, with what went wrong (null: nothing). Never throws. */
 export async function execute(services: Services, input: MethodInput): Promise<string | null> {
+  const outcome = await runMethod(services, input);
+  return outcome.ok ? null : outcome.error;
+}
+
+/** Runs a method and says how it ended (see MethodOutcome). Never throws. */
+export async function runMethod(services: Services, input: MethodInput): Promise<MethodOutcome> {
   try {
     const entry = findMethod(input.method);
     if (!entry)
@@ -56,14 +76,21 @@ export async function execute(services: Services, input: MethodInput): Promise<s
     }
     const run = await entry.load();
     await run(services, { ...input, params: parsed.data, actor });
-    return null;
+    return { ok: true };
   } catch (error) {
+    const message = (error as Error)?.message ?? String(error);
+    // Only a trigger can run again (its sends are counted, so nothing is sent twice); a caller
+    // inside the process gets the failure as before.
+    if (input.trigger && !(error instanceof MethodError) && isTransientDbError(error))
+      return { ok: false, final: false, error: message };
     const lines =
-      error instanceof MethodError
-        ? error.lines
-        : [`${input.method} failed: ${(error as Error).message}`];
+      error instanceof MethodError ? error.lines : [`${input.method} failed: ${message}`];
     if (!(error instanceof MethodError))
-      console.error(`${input.method} failed for account ${input.accountId}:`, error);
+      log.error("{method} failed for account {accountId}: {error}", {
+        method: input.method,
+        accountId: input.accountId,
+        error: message,
+      });
     await reportError(
       services,
       input.accountId,
@@ -73,6 +100,6 @@ export async function execute(services: Services, input: MethodInput): Promise<s
       {},
       input.trigger?.id ?? null,
     );
-    return lines.join(" ");
+    return { ok: false, final: true, error: lines.join(" ") };
   }
 }

@@ -40,7 +40,7 @@ export async function publishObject(services: Services, input: Publish): Promise
   });
 }
 
-/** publish_activity {actor, data}: data (without id, data.actor = actor) given an id. */
+/** publish_activity {actor, data}: data (without id; data.actor = actor, or absent) given an id. */
 export async function publishActivity(services: Services, input: Publish): Promise<void> {
   const {
     actor,
@@ -51,6 +51,7 @@ export async function publishActivity(services: Services, input: Publish): Promi
     id: mintObjectId(actor.id),
     ...data,
   };
+  activity.actor ??= actor.id;
   // A Create of a new object: the object needs an id too, and must dereference.
   if (isObject(data.object) && data.object.id === undefined && data.type === "Create") {
     const object = withId(data.object, mintObjectId(actor.id), actor.id);

@@ -1,3 +1,4 @@
+import { getLogger } from "@logtape/logtape";
 import { findActorAccounts } from "../actors/index.ts";
 import { idsOf } from "../activitypub/parse.ts";
 import type { Services } from "../services.ts";
@@ -41,6 +42,7 @@ type Item =
   | { kind: "accepted"; accounts: number[]; host: string; at: number };
 
 const SWEEP_EVERY_MS = 3600_000;
+const log = getLogger(["corral", "inbox"]);
 
 interface Writer {
   pending: Item[];
@@ -70,7 +72,10 @@ function write(services: Services, item: Item): void {
       current.scheduled = false;
       const items = current.pending.splice(0);
       await writeItems(services, current, items).catch((error: Error) =>
-        console.error(`inbox: recording ${items.length} requests failed: ${error.message}`),
+        log.error("recording {count} inbox requests failed: {error}", {
+          count: items.length,
+          error: error.message,
+        }),
       );
     });
     // Shutting down waits for what was queued (main.ts drains services.tasks before closing).

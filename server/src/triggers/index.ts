@@ -1,7 +1,10 @@
+import { getLogger } from "@logtape/logtape";
 import { randomUUID } from "node:crypto";
 import type { Services } from "../services.ts";
 import { insertTrigger } from "./triggers.store.ts";
 import { TRIGGER_BUS_NAME } from "./worker.ts";
+
+const log = getLogger(["corral", "trigger"]);
 
 // Triggers: a call of POST /fe/actor/trigger/{method}, from its acceptance to everything it
 // caused. Recorded before the 202 (acceptTrigger), run by the trigger worker, read back as a
@@ -19,6 +22,8 @@ export async function acceptTrigger(
   await insertTrigger(services.db, { id, ...input, body: JSON.stringify(input.body) });
   services.bus
     .publish({ accountId: input.accountId, stream: TRIGGER_BUS_NAME, seq: 0 })
-    .catch((error) => console.error(`trigger wake-up failed: ${(error as Error).message}`));
+    .catch((error: Error) =>
+      log.error("trigger wake-up failed: {error}", { error: error.message }),
+    );
   return id;
 }

@@ -1,9 +1,12 @@
+import { getLogger } from "@logtape/logtape";
 import type { Db } from "../db/db.ts";
 import { deleteEndedDeliveries } from "../db/deliveries.store.ts";
 import { deleteOldHostDays } from "../delivery/hosts.store.ts";
 import { deleteUnusedBodies } from "../delivery/delivery-bodies.store.ts";
 import { deleteOldAttempts } from "../delivery/attempts.store.ts";
 import { deleteFinishedTriggers } from "./triggers.store.ts";
+
+const log = getLogger(["corral", "trigger"]);
 
 // Storage stays bounded (server.md section 9): triggers and deliveries are kept after they end so
 // their records can be read, for RETENTION_MS; per-day host counts for a week. Swept at the
@@ -25,7 +28,9 @@ export function startSweeping(db: Db): () => Promise<void> {
   let current: Promise<void> = Promise.resolve();
   const sweep = () => {
     current = sweepEnded(db).catch((error) =>
-      console.error(`sweeping ended triggers and deliveries failed: ${(error as Error).message}`),
+      log.error("sweeping ended triggers and deliveries failed: {error}", {
+        error: (error as Error).message,
+      }),
     );
   };
   sweep();

@@ -66,6 +66,14 @@ export async function finishTrigger(db: Db, id: string, error: string | null): P
   );
 }
 
+/** Puts a claimed trigger back in the queue, to be claimed again from `at` on. */
+export async function requeueTrigger(db: Db, id: string, at: number): Promise<void> {
+  await db.run(
+    `UPDATE triggers SET state = 'queued', locked_until = ? WHERE id = ? AND state = 'running'`,
+    [at, id],
+  );
+}
+
 export async function findTrigger(
   db: Db,
   accountId: number,

@@ -44,7 +44,13 @@ describe("lookup", () => {
     expect(unsigned.status).toBe(401);
 
     const refused = await lookupUri(b.services, { actorId: eve.actorId, uri: objectId });
-    expect(refused).toEqual({ raw: null, error: expect.stringContaining("403") });
+    expect(refused).toEqual({
+      raw: null,
+      error: expect.stringContaining("403"),
+      kind: "http",
+      status: 403,
+      url: objectId,
+    });
   });
 
   it("resolves acct:user@host and @user@host through WebFinger on a loopback server", async () => {
@@ -83,6 +89,9 @@ describe("lookup", () => {
     expect(await lookupUri(b.services, { actorId: bob.actorId, uri: objectId })).toEqual({
       raw: null,
       error: expect.stringContaining("403"),
+      kind: "http",
+      status: 403,
+      url: objectId,
     });
     const own = await lookupUri(b.services, { actorId: eve.actorId, uri: objectId });
     expect(own).toMatchObject({ raw: { id: objectId, content: "eve to alice" } });
@@ -118,22 +127,30 @@ describe("lookup", () => {
     expect(missing).toEqual({
       raw: null,
       error: expect.stringMatching(/answered 404 Not Found: .*no object/),
+      kind: "http",
+      status: 404,
+      url: `${a.url}/objects/not-there`,
     });
     const page = await lookupUri(b.services, { actorId: bob.actorId, uri: `${a.url}/some/page` });
     // Whether the console's page or a 404 answers there, the reason names it.
-    expect(page).toEqual({
+    expect(page).toMatchObject({
       raw: null,
       error: expect.stringMatching(/\/some\/page (answered 404|did not answer JSON \(text\/html)/),
+      kind: expect.stringMatching(/^(http|not-json)$/),
     });
     const unknownHandle = await lookupUri(b.services, {
       actorId: bob.actorId,
       uri: `acct:nobody@${new URL(alice.actorId).host}`,
     });
-    expect(unknownHandle).toEqual({
+    const aHost = new URL(alice.actorId).host;
+    expect(unknownHandle).toMatchObject({
       raw: null,
       error: expect.stringMatching(
         /^WebFinger for acct:nobody@127\.0\.0\.1:\d+: http:\/\/127\.0\.0\.1:\d+\/\.well-known\/webfinger\?resource=\S+ (answered 404|did not answer JSON)/,
       ),
+      kind: expect.stringMatching(/^(http|not-json)$/),
+      // The scheme the server used: http, for a handle on an http server on loopback.
+      url: `http://${aHost}/.well-known/webfinger?resource=${encodeURIComponent(`acct:nobody@${aHost}`)}`,
     });
     expect((unknownHandle as { error: string }).error).not.toContain("https://");
     // On our own host, no WebFinger round trip and no advice about schemes or flags.
@@ -141,9 +158,33 @@ describe("lookup", () => {
     expect(await lookupUri(b.services, { actorId: bob.actorId, uri: `@nobody@${host}` })).toEqual({
       raw: null,
       error: `no actor acct:nobody@${host} on this server`,
+      kind: "not-found",
     });
     const bad = await lookupUri(b.services, { actorId: bob.actorId, uri: "ftp://example.com/x" });
-    expect(bad).toEqual({ raw: null, error: expect.stringContaining("neither") });
+    expect(bad).toEqual({ raw: null, error: expect.stringContaining("neither"), kind: "invalid" });
+  });
+
+  it("names each failure by its kind: a name that does not resolve, a port nobody listens on", async () => {
+    const dns = await lookupUri(b.services, {
+      actorId: bob.actorId,
+      uri: "http://nowhere.invalid/x",
+    });
+    expect(dns).toMatchObject({ raw: null, kind: "dns", url: "http://nowhere.invalid/x" });
+    const handle = await lookupUri(b.services, {
+      actorId: bob.actorId,
+      uri: "@bob@nowhere.invalid",
+    });
+    expect(handle).toMatchObject({ raw: null, kind: "dns" });
+    const { createServer } = await import("node:net");
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+    const port = (probe.address() as { port: number }).port;
+    await new Promise((resolve) => probe.close(resolve));
+    const refused = await lookupUri(b.services, {
+      actorId: bob.actorId,
+      uri: `http://127.0.0.1:${port}/x`,
+    });
+    expect(refused).toMatchObject({ raw: null, kind: "refused" });
   });
 
   it("honours the timeout", async () => {
@@ -162,6 +203,9 @@ describe("lookup", () => {
       expect(result).toEqual({
         raw: null,
         error: expect.stringContaining("did not answer within"),
+        kind: "timeout",
+        seconds: 0.3,
+        url: `http://127.0.0.1:${port}/x`,
       });
     } finally {
       slow.closeAllConnections();
@@ -180,6 +224,8 @@ describe("lookup", () => {
       expect(result).toEqual({
         raw: null,
         error: expect.stringMatching(/private address.*--allow-private-addresses/),
+        kind: "blocked",
+        url: alice.actorId,
       });
     } finally {
       await closed.close();

@@ -44,6 +44,9 @@ describe("JSON nested deeper than 256 levels", () => {
     expect(await response.json()).toEqual({
       raw: null,
       error: expect.stringMatching(/nested too deeply/),
+      kind: "not-json",
+      status: 200,
+      url: expect.any(String),
     });
   });
 

@@ -66,6 +66,8 @@ describe("the private-address rule holds for the address actually connected to",
       error: expect.stringMatching(
         /refused private address rebind\.test \(127\.0\.0\.1\).*--allow-private-addresses/,
       ),
+      kind: "blocked",
+      url: remote.actorId,
     });
     expect(resolver.asked).toEqual([NAME]);
     expect(remote.requests).toEqual([]);

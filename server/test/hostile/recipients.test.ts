@@ -50,19 +50,84 @@ describe("one request cannot grow storage without bound", () => {
     await settle(errors);
     errors.close();
     expect(errors.events().length, "the refusals are reported").toBeGreaterThan(0);
-    // At rest: the events of the trigger and its record together hold the body once. (On the
-    // wire each error frame is whole, as cattle_grid's ErrorMessage is: the body is filled in
-    // from the trigger's record when a stream reads it.)
+    // At rest: the events of the trigger and its record together hold the body once. On the
+    // wire, once per connection: the trigger's first error frame carries it (issue 25).
     const rows = await server.services.db.all<{ data: string }>(
       `SELECT data FROM events WHERE stream = 'error'`,
     );
     const stored = rows.reduce((n, row) => n + row.data.split(marker).length - 1, 0);
     expect(stored, `the body is stored ${stored} times across ${rows.length} events`).toBe(0);
     const frames = errors.frames.filter((f) => f.data?.includes(marker) ?? false);
-    expect(frames.length, "every error frame on the wire carries the body").toBe(
-      errors.events().length,
-    );
+    expect(frames.length, "one error frame on the wire carries the body").toBe(1);
+    expect(frames[0]).toBe(errors.frames.find((f) => f.data !== undefined));
+    const [first, ...rest] = errors.events();
+    expect(JSON.parse(first!.original_message_body).data.object.content).toBe(marker);
+    for (const event of rest) {
+      expect(event).not.toHaveProperty("original_message_body");
+      expect(event.trigger_id).toBe(first!.trigger_id);
+    }
   });
+
+  it("2,000 refused recipients of a 0.1 MB body send under 5 MB of error events, each naming its target", async () => {
+    await addAccount(server, "flood");
+    const token = await signIn(server, "flood");
+    const actor = await addActor(server, token);
+    const targets = refusedTargets(2_000);
+    // The error stream as a console holds it, from before the call: bytes counted as they come.
+    const controller = new AbortController();
+    const stream = await fetch(`${server.url}/fe/account/stream/error`, {
+      headers: { Authorization: `Bearer ${token}` },
+      signal: controller.signal,
+    });
+    expect(stream.status).toBe(200);
+    const LIMIT = 5_000_000;
+    let bytes = 0;
+    let text = "";
+    const decoder = new TextDecoder();
+    const reader = stream.body!.getReader();
+    const datas = () =>
+      text
+        .split("\n\n")
+        .filter((frame) => frame.startsWith("id: "))
+        .filter((f) => f.includes("\ndata: "));
+    const connected = (async () => {
+      while (!text.includes(": connected")) {
+        const { value, done } = await reader.read();
+        if (done) return;
+        bytes += value.byteLength;
+        text += decoder.decode(value, { stream: true });
+      }
+    })();
+    await connected;
+    const response = await fe(server, token, "/actor/trigger/send_message", {
+      body: {
+        actor: actor.id,
+        data: {
+          type: "Create",
+          actor: actor.id,
+          to: targets,
+          object: { type: "Note", content: "x".repeat(100_000) },
+        },
+      },
+    });
+    expect(response.status).toBe(202);
+    const deadline = Date.now() + 60_000;
+    while (datas().length < targets.length && bytes <= LIMIT && Date.now() < deadline) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      bytes += value.byteLength;
+      text += decoder.decode(value, { stream: true });
+    }
+    controller.abort();
+    const events = datas().map((frame) => JSON.parse(frame.slice(frame.indexOf("\ndata: ") + 7)));
+    expect(bytes, `${bytes} bytes on the stream for ${events.length} error events`).toBeLessThan(
+      LIMIT,
+    );
+    expect(events.length).toBe(targets.length);
+    expect(new Set(events.map((e) => e.target))).toEqual(new Set(targets));
+    expect(events.filter((e) => "original_message_body" in e)).toHaveLength(1);
+    expect(events[0]).toHaveProperty("original_message_body");
+  }, 120_000);
 });
 
 describe("send_message names at most 10,000 recipients", () => {

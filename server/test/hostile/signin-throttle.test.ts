@@ -69,3 +69,37 @@ describe("sign-in throttling per name and per real client address", () => {
     await expectToldWhen(await signInFrom(url, "198.51.100.8", "alice", "alice-password"));
   });
 });
+
+// Issue 25, 7b: behind a proxy without --trust-proxy everyone shares the proxy's address, and one
+// brute-forcer locks out all. The sign of it, X-Forwarded-For on a request, is said once.
+describe("X-Forwarded-For while --trust-proxy is off", () => {
+  const warning =
+    /X-Forwarded-For.*--trust-proxy is off.*set --trust-proxy \(CORRAL_TRUST_PROXY=1\)/;
+
+  /** stderr once the request log shows GET `path` (every earlier line is written by then). */
+  async function stderrAfter(server: ServerProcess, path: string) {
+    await (await fetch(`${server.url}${path}`)).body?.cancel();
+    await expect.poll(() => server.stderr().includes(`GET ${path} `)).toBe(true);
+    return server.stderr();
+  }
+
+  async function serve(...flags: string[]) {
+    const server = await serveProcess(freshDatabaseUrl(), ...flags);
+    running.push(server);
+    return server;
+  }
+
+  it("logs one warning per process that names the flag to set", async () => {
+    const server = await serve();
+    expect(await stderrAfter(server, "/fe/before-any-forwarded")).not.toMatch(warning);
+    await failTwentyTimes(server.url, "198.51.100.7");
+    const stderr = await stderrAfter(server, "/fe/after-twenty-forwarded");
+    expect(stderr.split("\n").filter((line) => warning.test(line))).toHaveLength(1);
+  });
+
+  it("says nothing with --trust-proxy", async () => {
+    const server = await serve("--trust-proxy");
+    await signInFrom(server.url, "198.51.100.7", "nobody", "wrong");
+    expect(await stderrAfter(server, "/fe/after-forwarded")).not.toMatch(/X-Forwarded-For/);
+  });
+});

@@ -43,8 +43,13 @@ export const JsonRowView = memo(function JsonRowView({
       ? `${row.size} ${row.size === 1 ? "item" : "items"}`
       : `${row.size} ${row.size === 1 ? "key" : "keys"}`;
   const closedMark = row.kind === "branch" ? (row.isArray ? "[…]" : "{…}") : "";
+  // A click anywhere on the row (its `{…}`, its size) toggles it, as the key's button does; the
+  // button stays the one control for the keyboard and assistive technology.
+  const toggleFromRow = (event: MouseEvent<HTMLDivElement>) => {
+    if (!(event.target as Element).closest("button")) onToggle(row.id);
+  };
   return (
-    <div className={className} style={indent}>
+    <div className={`${className} jt-branch`} style={indent} onClick={toggleFromRow}>
       {depthMark}
       <button
         type="button"

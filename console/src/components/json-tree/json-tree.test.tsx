@@ -204,6 +204,25 @@ describe("JsonTree", () => {
     expect(screen.queryByText(/Like/)).not.toBeInTheDocument();
   });
 
+  it("a click anywhere on a collapsed row (its {…}, its size) expands it, and once only", async () => {
+    render(
+      <MemoryRouter>
+        <JsonTree data={{ data: { parsed: { type: "Like" } }, list: [1] }} collapseBelowDepth={0} />
+      </MemoryRouter>,
+    );
+    const user = userEvent.setup();
+    const dataRow = screen.getByRole("button", { name: "Expand data" }).parentElement!;
+    await user.click(within(dataRow).getByText(/\{…\}/));
+    expect(screen.getByRole("button", { name: "Collapse data" })).toBeInTheDocument();
+    const parsedRow = screen.getByRole("button", { name: "Expand parsed" }).parentElement!;
+    await user.click(within(parsedRow).getByText("1 key"));
+    expect(screen.getByRole("button", { name: "Collapse parsed" })).toBeInTheDocument();
+    // The key's own button toggles exactly once (the row does not toggle it back).
+    await user.click(screen.getByRole("button", { name: "Expand list" }));
+    expect(screen.getByRole("button", { name: "Collapse list" })).toBeInTheDocument();
+    expect(screen.getByText("Like", { exact: false })).toBeInTheDocument();
+  });
+
   it("offers Find in document only over 200 rows", () => {
     const small = Object.fromEntries(Array.from({ length: 150 }, (_, i) => [`k${i}`, i]));
     const view = renderTree(small);

@@ -1,8 +1,10 @@
 import { Fragment } from "react";
 import {
+  Box,
   Button,
   Chip,
   CircularProgress,
+  Paper,
   Stack,
   Table,
   TableBody,
@@ -11,7 +13,9 @@ import {
   TableHead,
   TableRow,
   Typography,
+  useMediaQuery,
 } from "@mui/material";
+import { useTheme } from "@mui/material/styles";
 import type { HostAction, HostHealth, HostState } from "../../lib/host-health.ts";
 import { FailuresSparkline } from "./failures-sparkline.tsx";
 import { formatWhen } from "./format-when.ts";
@@ -35,8 +39,78 @@ const noWrap = { whiteSpace: "nowrap" } as const;
 // The host stays in view while a narrow screen scrolls the other columns under it.
 const pinned = { position: "sticky", left: 0, zIndex: 1, bgcolor: "background.paper" } as const;
 
-/** One row per remote host: its state and numbers, and what the operator can do about it. */
-export function HostTable({ hosts, working, onStop, onAct }: Props) {
+/**
+ * One row per remote host: its state and numbers, and what the operator can do about it. Below
+ * 600 px a table cannot show all of that (it cut off at "Last su…" with Stop and Retry out of
+ * sight), so each host becomes a card listing the same fields, its buttons in view.
+ */
+export function HostTable(props: Props) {
+  const narrow = useMediaQuery(useTheme().breakpoints.down("sm"));
+  return narrow ? <HostCards {...props} /> : <WideHostTable {...props} />;
+}
+
+function HostCards({ hosts, working, onStop, onAct }: Props) {
+  return (
+    <Box component="ul" aria-label="Remote hosts" sx={{ listStyle: "none", p: 0, m: 0 }}>
+      {hosts.map((host) => (
+        <Paper
+          component="li"
+          variant="outlined"
+          key={host.host}
+          aria-label={host.host}
+          sx={{ p: 1.5, mb: 1.5 }}
+        >
+          <Stack
+            direction="row"
+            useFlexGap
+            spacing={1}
+            sx={{ alignItems: "center", flexWrap: "wrap" }}
+          >
+            <Typography sx={{ fontWeight: 600 }}>
+              <HostName host={host.host} />
+            </Typography>
+            <Chip size="small" label={host.state} color={STATE_COLORS[host.state]} />
+          </Stack>
+          <Box
+            component="dl"
+            sx={{
+              display: "grid",
+              gridTemplateColumns: "auto 1fr",
+              columnGap: 2,
+              rowGap: 0.5,
+              my: 1,
+              "& dt": { color: "text.secondary" },
+              "& dd": { m: 0 },
+            }}
+          >
+            {host.state === "failing" && host.failingSince && (
+              <>
+                <dt>Failing since</dt>
+                <dd>{formatWhen(host.failingSince)}</dd>
+              </>
+            )}
+            <dt>Last success</dt>
+            <dd>{formatWhen(host.lastSuccessAt)}</dd>
+            <dt>Last failure</dt>
+            <dd>{formatWhen(host.lastFailureAt)}</dd>
+            <dt>Failures (7 days)</dt>
+            <dd>
+              <Stack direction="row" spacing={1} sx={{ alignItems: "center" }}>
+                <span>{host.failures7d}</span>
+                {host.failuresByDay && <FailuresSparkline counts={host.failuresByDay} />}
+              </Stack>
+            </dd>
+            <dt>Queued</dt>
+            <dd>{host.queued}</dd>
+          </Box>
+          <HostActions host={host} working={working} onStop={onStop} onAct={onAct} />
+        </Paper>
+      ))}
+    </Box>
+  );
+}
+
+function WideHostTable({ hosts, working, onStop, onAct }: Props) {
   return (
     <TableContainer sx={{ overflowX: "auto" }}>
       <Table size="small" aria-label="Remote hosts">
@@ -56,9 +130,7 @@ export function HostTable({ hosts, working, onStop, onAct }: Props) {
         <TableBody>
           {hosts.map((host) => (
             <TableRow key={host.host}>
-              <TableCell
-                sx={{ ...pinned, minWidth: { xs: 120, md: 170 }, overflowWrap: "anywhere" }}
-              >
+              <TableCell sx={{ ...pinned, minWidth: 170 }}>
                 <HostName host={host.host} />
               </TableCell>
               <TableCell>

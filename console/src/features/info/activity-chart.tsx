@@ -2,6 +2,7 @@ import { useEffect, useRef } from "react";
 import uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
 import type { ActivityMinute } from "../../lib/wire-types.ts";
+import { COUNT_INCREMENTS, completeMinutes, countTickLabels } from "./activity-scale.ts";
 
 // Loaded lazily by activity-panel.tsx, with uPlot. One uPlot per set of colours (they come from
 // the MUI palette, so dark mode stays readable); new counts only replace its data. No MUI import
@@ -47,7 +48,8 @@ export default function ActivityChart({ minutes, colors }: Props) {
   );
 }
 
-function toData(minutes: ActivityMinute[]): uPlot.AlignedData {
+function toData(all: ActivityMinute[]): uPlot.AlignedData {
+  const minutes = completeMinutes(all);
   return [
     minutes.map((m) => Date.parse(m.at) / 1000),
     minutes.map((m) => m.incoming),
@@ -75,7 +77,17 @@ function options(colors: ChartColors, width: number): uPlot.Options {
     width: Math.max(width, 200),
     height: HEIGHT,
     scales: { y: { range: (_u, _min, max) => [0, Math.max(max, 1)] } },
-    axes: [axis, { ...axis, size: 40 }],
+    axes: [
+      axis,
+      {
+        ...axis,
+        size: 56,
+        label: "per minute",
+        labelSize: 16,
+        incrs: COUNT_INCREMENTS,
+        values: countTickLabels,
+      },
+    ],
     series: [{ label: "Time" }, line("incoming"), line("outgoing"), line("error")],
   };
 }

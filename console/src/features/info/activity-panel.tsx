@@ -36,6 +36,9 @@ export default function ActivityPanel() {
       {activity.state === "ready" && (
         <>
           <Typography variant="body2">{summarise(activity.minutes)}</Typography>
+          <Typography variant="body2" color="text.secondary">
+            Events per minute
+          </Typography>
           <ActivityBoundary what="The chart">
             <Suspense fallback={<LinearProgress aria-label="Loading the chart" sx={{ my: 2 }} />}>
               <ActivityChart minutes={activity.minutes} colors={colors} />

@@ -17,9 +17,14 @@ type CreateActorPanelProps = {
   /** A creation is under way: the button waits and a progress bar says so. */
   creating: boolean;
   onCreate: (baseUrl: string, handle: string) => void;
+  /** Why the server refused the last handle (a 409 or 422), shown by the field. */
+  refusal?: string | null;
+  /** Typing after a refusal clears it. */
+  onHandleChange?: () => void;
 };
 
-export function CreateActorPanel({ baseUrls, creating, onCreate }: CreateActorPanelProps) {
+export function CreateActorPanel(props: CreateActorPanelProps) {
+  const { baseUrls, creating, onCreate, refusal = null, onHandleChange } = props;
   const [chosen, setChosen] = useState("");
   const [handle, setHandle] = useState("");
   // Follows the list when the chosen base URL disappears from a refreshed info.
@@ -51,7 +56,12 @@ export function CreateActorPanel({ baseUrls, creating, onCreate }: CreateActorPa
           id="create-actor-handle"
           label="handle"
           value={handle}
-          onChange={(event) => setHandle(event.target.value)}
+          onChange={(event) => {
+            setHandle(event.target.value);
+            onHandleChange?.();
+          }}
+          error={refusal !== null}
+          helperText={refusal}
         />
         <Button variant="contained" disabled={creating} onClick={() => onCreate(baseUrl, handle)}>
           Create Actor

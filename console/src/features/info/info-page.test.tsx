@@ -154,26 +154,43 @@ describe("info page", () => {
     expect(useUserStore.getState().token).toBe(account.token);
   });
 
-  it("shows a refused creation in the modal with its status and reason", async () => {
+  it("says why a handle was refused (409, 422) by the handle field, not in a modal", async () => {
     const original = routes["POST /account/create"]!;
-    routes["POST /account/create"] = () => ({
-      status: 409,
-      body: { detail: "Duplicate identifier" },
-    });
+    const answers = [
+      { status: 409, body: { detail: "Duplicate identifier" } },
+      {
+        status: 422,
+        body: { detail: [{ loc: ["body", "handle"], msg: "letters, digits or _", type: "x" }] },
+      },
+      { status: 500, body: { detail: "disk full" } },
+    ];
+    routes["POST /account/create"] = () => answers.shift()!;
     try {
       signIn();
       renderConsole("/");
       const user = userEvent.setup();
-      await user.type(await screen.findByRole("textbox", { name: "handle" }), "alice");
+      const handle = await screen.findByRole("textbox", { name: "handle" });
+      await user.type(handle, "alice");
 
       await user.click(screen.getByRole("button", { name: "Create Actor" }));
+      await waitFor(() => expect(handle).toHaveAccessibleDescription(/"alice" already taken/));
+      expect(handle).toHaveAttribute("aria-invalid", "true");
+      expect(screen.queryByRole("dialog")).not.toBeInTheDocument();
 
-      const dialog = await screen.findByRole("dialog", { name: "Actor not created (HTTP 409)" });
-      expect(within(dialog).getByText(/Duplicate identifier/)).toBeInTheDocument();
+      await user.type(handle, "!");
+      expect(handle).toHaveAttribute("aria-invalid", "false");
+      await user.click(screen.getByRole("button", { name: "Create Actor" }));
+      await waitFor(() => expect(handle).toHaveAccessibleDescription("letters, digits or _"));
+      expect(screen.queryByRole("dialog")).not.toBeInTheDocument();
+
+      // Anything else is not about the handle: the modal says it.
+      await user.click(screen.getByRole("button", { name: "Create Actor" }));
+      const dialog = await screen.findByRole("dialog", { name: "Actor not created (HTTP 500)" });
+      expect(within(dialog).getByText(/disk full/)).toBeInTheDocument();
     } finally {
       routes["POST /account/create"] = original;
     }
-  });
+  }, 15_000);
 
   it("shows a progress bar while the info loads and while an actor is being created", async () => {
     let answer!: () => void;

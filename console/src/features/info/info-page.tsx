@@ -5,6 +5,7 @@ import { SignedOutNotice } from "../../components/signed-out/index.ts";
 import { useUserStore } from "../../lib/user-store.ts";
 import { ActivityBoundary, ActivityFigure, ActivityLoading } from "./activity-figure.tsx";
 import { CreateActorPanel } from "./create-actor-panel.tsx";
+import { readHandleRefusal } from "./handle-refusal.ts";
 import { useAccountInfo } from "./use-account-info.ts";
 import { useCreateActor } from "./use-create-actor.ts";
 
@@ -19,6 +20,9 @@ export function InfoPage() {
   const token = useUserStore((state) => state.token);
   const { info, error, loading, refresh } = useAccountInfo();
   const creation = useCreateActor(refresh);
+  // A refused handle is said by the field; the modal is for created actors and other failures.
+  const refusal =
+    creation.result && readHandleRefusal(creation.result, creation.request ?? undefined);
   // Kept mounted after the first creation, so closing the modal keeps its exit transition.
   const [dialogMounted, setDialogMounted] = useState(false);
   if (!dialogMounted && (creation.pending || creation.result !== null)) setDialogMounted(true);
@@ -41,6 +45,8 @@ export function InfoPage() {
           baseUrls={info.baseUrls}
           creating={creation.pending}
           onCreate={creation.create}
+          refusal={refusal}
+          onHandleChange={refusal ? creation.dismiss : undefined}
         />
       ) : (
         <NoBaseUrlHint />
@@ -52,7 +58,10 @@ export function InfoPage() {
             creation.result && <LinearProgress aria-label="Opening the result" sx={{ mb: 2 }} />
           }
         >
-          <CreatedActorDialog result={creation.result} onClose={creation.dismiss} />
+          <CreatedActorDialog
+            result={refusal ? null : creation.result}
+            onClose={creation.dismiss}
+          />
         </Suspense>
       )}
       <ActivityBoundary what="The activity chart">

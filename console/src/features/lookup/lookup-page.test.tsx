@@ -46,8 +46,12 @@ beforeEach(() => {
   fe.calls.length = 0;
 });
 
+/** The lookups the user asked for (not the top bar's lookup of the current actor as itself). */
 function lookups() {
-  return fe.calls.filter((call) => call.path === "/actor/lookup");
+  return fe.calls.filter((call) => {
+    const body = call.body as { uri?: string; actorId?: string };
+    return call.path === "/actor/lookup" && body.uri !== body.actorId;
+  });
 }
 
 async function typeAndLeave(uri: string) {
@@ -219,6 +223,25 @@ describe("lookup page", () => {
       'changed name: "Bob" → "Robert"',
       'removed summary: "old"',
     ]);
+  });
+
+  it("leaving the field looks up again: a changed document is a second entry to compare", async () => {
+    const carolUri = "https://v.example/carol";
+    versions[carolUri] = { id: carolUri, name: "Carol" };
+    signIn();
+    renderConsole("/lookup");
+    const user = userEvent.setup();
+    await typeAndLeave(carolUri);
+    expect(await screen.findByText('"Carol"')).toBeInTheDocument();
+    versions[carolUri] = { id: carolUri, name: "Caroline" };
+
+    await user.click(screen.getByRole("textbox", { name: "URI" }));
+    await user.tab();
+
+    expect(await screen.findByText('"Caroline"')).toBeInTheDocument();
+    expect(lookups()).toHaveLength(2);
+    const list = within(screen.getByRole("region", { name: "Recent lookups" }));
+    expect(list.getAllByRole("button", { name: "Compare" })).toHaveLength(2);
   });
 
   it("shows a curl line for a handle that requests the id it resolved to", async () => {

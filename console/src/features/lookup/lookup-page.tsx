@@ -18,8 +18,9 @@ export function LookupPage() {
   const { uri, result, pending, lookup } = useLookup(currentActor);
   const recent = useLookupHistory((state) => state.recent);
   const [comparing, setComparing] = useState<string[]>([]);
-  // Enter looks up and leaving the field after it must not look the same URI up twice.
-  const lastRun = useRef<string | null>(null);
+  // Enter looks up, and leaving the field right after must not look the same URI up twice; any
+  // other leaving of the field looks up again (the document may have changed meanwhile).
+  const enteredSinceFocus = useRef<string | null>(null);
 
   // A uri arriving in the address (a link clicked in any JSON tree) fills the field and is looked
   // up. Only a change of the parameter counts: typing in the field must not trigger lookups, so
@@ -27,16 +28,14 @@ export function LookupPage() {
   useEffect(() => {
     if (currentActor === null || uriParam === "" || uriParam === field) return;
     setField(uriParam);
-    lastRun.current = uriParam;
     void lookup(uriParam);
   }, [uriParam, currentActor, lookup]);
 
   if (currentActor === null) return <Typography>Loading...</Typography>;
 
-  function run(text: string, force: boolean) {
+  function run(text: string) {
     const target = text.trim();
-    if (target === "" || (!force && target === lastRun.current)) return;
-    lastRun.current = target;
+    if (target === "") return;
     if (target !== field) setField(target);
     if (target !== uriParam) setSearchParams({ uri: target });
     void lookup(target);
@@ -51,6 +50,9 @@ export function LookupPage() {
   }
 
   const raw = result?.ok ? result.data.raw : null;
+  const answered = uri === field.trim();
+  // A failed lookup's `url` (a Corral addition): what the server requested, scheme as used.
+  const failedUrl = result?.ok && result.data.raw === null ? result.data.url : undefined;
   const shownResult = uri === field.trim() ? result : null;
   const pair = comparing
     .map((id) => recent.find((entry) => entry.id === id))
@@ -65,8 +67,15 @@ export function LookupPage() {
         fullWidth
         value={field}
         onChange={(event) => setField(event.target.value)}
-        onKeyDown={(event) => event.key === "Enter" && run(field, true)}
-        onBlur={() => run(field, false)}
+        onKeyDown={(event) => {
+          if (event.key !== "Enter") return;
+          enteredSinceFocus.current = field.trim();
+          run(field);
+        }}
+        onFocus={() => (enteredSinceFocus.current = null)}
+        onBlur={() => {
+          if (field.trim() !== enteredSinceFocus.current) run(field);
+        }}
       />
       {pending && <LinearProgress aria-label={`Looking up ${uri}`} sx={{ mt: 1 }} />}
       <Box
@@ -81,7 +90,10 @@ export function LookupPage() {
           overflowWrap: "anywhere",
         }}
       >
-        {curlLine(field, uri === field.trim() && typeof raw?.id === "string" ? raw.id : null)}
+        {curlLine(field, {
+          resolvedId: answered && typeof raw?.id === "string" ? raw.id : null,
+          requestedUrl: answered && failedUrl ? failedUrl : null,
+        })}
       </Box>
       {shownResult && <LookupFailure result={shownResult} />}
       {shownResult && <JsonTree data={shownResult.data} />}
@@ -91,7 +103,7 @@ export function LookupPage() {
       <RecentLookups
         recent={recent}
         comparing={comparing}
-        onRun={(item) => run(item, true)}
+        onRun={(item) => run(item)}
         onCompare={toggleCompare}
       />
     </>

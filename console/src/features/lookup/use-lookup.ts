@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "react";
+import { learnFromDocument } from "../../lib/actor-handles.ts";
 import { callFe, type FeResponse } from "../../lib/fe-client.ts";
 import type { LookupRequest, LookupResult } from "../../lib/wire-types.ts";
 import { useLookupHistory } from "./lookup-history.ts";
@@ -43,6 +44,7 @@ export function useLookup(actorId: string | null): LookupState {
       if (controller.signal.aborted) return;
       setCurrent({ uri, result, pending: false });
       const raw = result.ok ? result.data.raw : null;
+      learnFromDocument(raw);
       useLookupHistory.getState().record({ uri, at: Date.now(), document: raw ?? undefined });
     },
     [actorId],

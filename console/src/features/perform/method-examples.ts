@@ -11,24 +11,11 @@ function serverExample(info: MethodInformation | undefined): Record<string, unkn
     : null;
 }
 
-// The server's examples cannot know who acts: an activity sent or published as the current actor
-// names it as its actor (publish_activity requires it), so the example is filled in here.
-const ACTIVITY_METHODS = new Set(["send_message", "publish_activity"]);
-
-function withActor(
-  example: Record<string, unknown>,
-  method: string,
-  actor: string,
-): Record<string, unknown> {
-  const data = example.data;
-  if (!ACTIVITY_METHODS.has(method) || typeof data !== "object" || data === null) return example;
-  if (Array.isArray(data) || "actor" in data) return example;
-  return { ...example, data: { ...data, actor } };
-}
-
 /**
- * The body "Insert example" puts in 'data': the server's example, else a skeleton for the five
- * methods Corral and cattle_grid share, addressed to the actor's followers. Null when neither.
+ * The body "Insert example" puts in 'data': the server's example as it is (Corral's pass its check
+ * with only actor beside them: an activity without data.actor is the acting actor's), else a
+ * skeleton for the five methods Corral and cattle_grid share, addressed to the actor's followers
+ * (cattle_grid fills nothing in, so the skeleton names the actor). Null when neither.
  */
 export function exampleFor(
   info: MethodInformation | undefined,
@@ -36,7 +23,7 @@ export function exampleFor(
   actor: string,
 ): Record<string, unknown> | null {
   const fromServer = serverExample(info);
-  if (fromServer) return withActor(fromServer, method, actor);
+  if (fromServer) return fromServer;
   const audience = { to: [PUBLIC], cc: [`${actor}/followers`] };
   const note = { type: "Note", attributedTo: actor, content: "Hello from Corral", ...audience };
   switch (method) {

@@ -2,18 +2,20 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { setFeBaseUrl } from "../../lib/fe-client.ts";
+import { useActorHandles } from "../../lib/actor-handles.ts";
 import { useUserStore } from "../../lib/user-store.ts";
 import { startFeServer, type FeServer } from "../../test/fe-server.ts";
 import { renderConsole } from "../../test/render-console.tsx";
 import { chooseMethod, resetPerformState, setData } from "../../test/perform-ui.ts";
 import { signIn } from "../../test/signed-in.ts";
-import { account, alice, bob, specRoutes } from "../../test/spec-fe.ts";
+import { account, alice, bob, sampleInfo, specRoutes } from "../../test/spec-fe.ts";
 
 let fe: FeServer;
 
 beforeAll(async () => {
   fe = await startFeServer({
     ...specRoutes(),
+    "POST /actor/trigger/delete_actor": () => ({ status: 202, body: null }),
     "POST /actor/trigger/update_actor": () => ({
       status: 400,
       body: { detail: "actor is not one of the account's" },
@@ -35,6 +37,32 @@ function preview(): string[] {
 }
 
 describe("perform page", () => {
+  it("asks before delete_actor, naming the actor; afterwards another actor is acted as", async () => {
+    const info = sampleInfo();
+    info.methodInformation.push({ routing_key: "delete_actor", module: "corral" });
+    signIn(info, bob.id);
+    useActorHandles.getState().learn(bob.id, "@bob@127.0.0.1");
+    renderConsole("/perform");
+    const user = userEvent.setup();
+    await chooseMethod(user, "delete_actor");
+    const deletes = () => fe.calls.filter((call) => call.path === "/actor/trigger/delete_actor");
+
+    await user.click(screen.getByRole("button", { name: "Perform" }));
+    const dialog = await screen.findByRole("dialog", { name: "Delete @bob@127.0.0.1?" });
+    await user.click(within(dialog).getByRole("button", { name: "Cancel" }));
+    await waitFor(() => expect(screen.queryByRole("dialog")).not.toBeInTheDocument());
+    expect(deletes()).toHaveLength(0);
+
+    await user.click(screen.getByRole("button", { name: "Perform" }));
+    await user.click(await screen.findByRole("button", { name: "Delete actor" }));
+    await waitFor(() => expect(deletes()).toHaveLength(1));
+    expect(deletes()[0]!.body).toEqual({ actor: bob.id });
+    await waitFor(() =>
+      expect(screen.getByTestId("current-actor")).toHaveTextContent(`alice (${alice.id})`),
+    );
+    expect(useUserStore.getState().actors.map((actor) => actor.id)).toEqual([alice.id]);
+  }, 15_000);
+
   it("shows the current actor", () => {
     signIn(undefined, bob.id);
     renderConsole("/perform");

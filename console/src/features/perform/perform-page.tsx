@@ -1,16 +1,21 @@
+import { useState } from "react";
 import { Box, Button, Stack, TextField, Typography } from "@mui/material";
 import { useSearchParams } from "react-router";
+import { useActorHandles } from "../../lib/actor-handles.ts";
 import { JsonTree } from "../../components/json-tree/index.ts";
 import { usePerformDraftStore } from "../../lib/perform-draft-store.ts";
 import type { PerformCall } from "../../lib/perform-history-store.ts";
 import { useUserStore } from "../../lib/user-store.ts";
 import type { TriggerRequest } from "../../lib/wire-types.ts";
+import { ConfirmDeleteDialog } from "./confirm-delete-dialog.tsx";
 import { exampleFor } from "./method-examples.ts";
 import { MethodPicker } from "./method-picker.tsx";
 import { PerformHistory } from "./perform-history.tsx";
 import { PerformResult } from "./perform-result.tsx";
 import { usePerform } from "./use-perform.ts";
 import { usePerformDraft } from "./use-perform-draft.ts";
+
+const DELETE_ACTOR = "delete_actor";
 
 export function PerformPage() {
   const currentActor = useUserStore((state) => state.currentActor);
@@ -22,6 +27,9 @@ export function PerformPage() {
   const draft = usePerformDraft();
   const { sending, latest, perform } = usePerform();
   const [params] = useSearchParams();
+  const handles = useActorHandles((state) => state.handles);
+  // A delete_actor call waiting for its confirmation.
+  const [confirming, setConfirming] = useState<TriggerRequest | null>(null);
 
   if (currentActor === null) return <Typography>Loading...</Typography>;
 
@@ -30,6 +38,12 @@ export function PerformPage() {
   const method = info ? chosen : "";
   const payload: TriggerRequest = { actor: currentActor, ...draft.data };
   const example = method === "" ? null : exampleFor(info, method, currentActor);
+
+  const nameOf = (id: string) => handles[id] ?? actors.find((actor) => actor.id === id)?.name ?? id;
+  const run = (name: string, body: TriggerRequest) => {
+    if (name === DELETE_ACTOR) setConfirming(body);
+    else void perform(name, body);
+  };
 
   const edit = (call: PerformCall) => {
     const { actor, ...data } = call.body;
@@ -65,7 +79,7 @@ export function PerformPage() {
         <Button
           variant="contained"
           disabled={method === "" || draft.typing || sending !== null}
-          onClick={() => void perform(method, payload)}
+          onClick={() => run(method, payload)}
         >
           Perform
         </Button>
@@ -80,8 +94,16 @@ export function PerformPage() {
       <PerformHistory
         actors={actors}
         busy={sending !== null}
-        onRunAgain={(call) => void perform(call.method, call.body)}
+        onRunAgain={(call) => run(call.method, call.body)}
         onEdit={edit}
+      />
+      <ConfirmDeleteDialog
+        actor={confirming && nameOf(confirming.actor)}
+        onCancel={() => setConfirming(null)}
+        onConfirm={() => {
+          if (confirming) void perform(DELETE_ACTOR, confirming);
+          setConfirming(null);
+        }}
       />
     </Stack>
   );

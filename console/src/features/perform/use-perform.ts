@@ -8,6 +8,7 @@ import {
   type PerformOutcome,
 } from "../../lib/perform-history-store.ts";
 import { TRIGGER_ID_HEADER } from "../../lib/trigger-record.ts";
+import { useUserStore } from "../../lib/user-store.ts";
 import type { TriggerRequest } from "../../lib/wire-types.ts";
 
 export type PerformState = {
@@ -36,6 +37,12 @@ export function usePerform(): PerformState {
       setSending(method);
       const at = new Date().toISOString();
       const outcome = await send(method, body);
+      // The deleted actor leaves the "Open" menu and stops being the one acted as.
+      if (
+        method === "delete_actor" &&
+        (outcome.kind === "recorded" || outcome.kind === "handed-over")
+      )
+        useUserStore.getState().forgetActor(body.actor);
       const key = `${at}-${Math.random().toString(36).slice(2)}`;
       const call: PerformCall = { key, method, body, at, outcome };
       record(call);

@@ -3,13 +3,13 @@ import { Link as RouterLink } from "react-router";
 import { Box, Button, Chip, Link, Typography } from "@mui/material";
 import { JsonTree } from "../../components/json-tree/index.ts";
 import type { StreamMessage } from "../../lib/stream-store.ts";
-import { summarise, type KnownActor } from "./message-summary.ts";
+import { summarise, type KnownHandles } from "./message-summary.ts";
 import { STREAM_LABELS } from "./stream-labels.ts";
 import { useTriggerDelivery } from "./use-trigger-delivery.ts";
 
 type MessageCardProps = {
   message: StreamMessage;
-  knownActors: readonly KnownActor[];
+  knownHandles: KnownHandles;
   compact: boolean;
   showStream: boolean;
   /** The message a link pointed at: outlined, and aria-current for assistive technology. */
@@ -19,12 +19,12 @@ type MessageCardProps = {
 /** One message: its summary line, "Show call" and "Copy JSON", then its tree. */
 export const MessageCard = memo(function MessageCard({
   message,
-  knownActors,
+  knownHandles,
   compact,
   showStream,
   focused = false,
 }: MessageCardProps) {
-  const summary = summarise(message, knownActors);
+  const summary = summarise(message, knownHandles);
   // Outgoing messages carry no deliveries of their own; the record of the call that sent them has.
   const recorded = useTriggerDelivery(
     message.stream === "outgoing" && summary.delivery === null ? summary.triggerId : null,
@@ -47,6 +47,11 @@ export const MessageCard = memo(function MessageCard({
         <Typography component="span" variant="body2" sx={{ fontWeight: 600 }}>
           {summary.type}
         </Typography>
+        {summary.object && (
+          <Typography component="span" variant="body2" data-testid="summary-object">
+            {summary.object}
+          </Typography>
+        )}
         {summary.who && (
           <Typography component="span" variant="body2" sx={{ color: "text.secondary" }}>
             {summary.who}

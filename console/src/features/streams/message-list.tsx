@@ -11,7 +11,7 @@ import { measureElement, useWindowVirtualizer, type Virtualizer } from "@tanstac
 import type { ListRow } from "./list-rows.ts";
 import { MarkerLine } from "./marker-line.tsx";
 import { MessageCard } from "./message-card.tsx";
-import type { KnownActor } from "./message-summary.ts";
+import type { KnownHandles } from "./message-summary.ts";
 import { STREAM_LABELS } from "./stream-labels.ts";
 import "./stream-page.css";
 
@@ -25,7 +25,7 @@ type MessageListProps = {
   rows: readonly ListRow[];
   compact: boolean;
   showStream: boolean;
-  knownActors: readonly KnownActor[];
+  knownHandles: KnownHandles;
   /** The row to scroll to once and mark (a message a call's record links to). */
   focusKey?: string | null;
 };
@@ -49,7 +49,7 @@ export function MessageList({
   rows,
   compact,
   showStream,
-  knownActors,
+  knownHandles,
   focusKey = null,
 }: MessageListProps) {
   const listRef = useRef<HTMLDivElement>(null);
@@ -119,7 +119,7 @@ export function MessageList({
                 message={row.message}
                 compact={compact}
                 showStream={showStream}
-                knownActors={knownActors}
+                knownHandles={knownHandles}
                 focused={row.key === focusKey}
               />
             )}

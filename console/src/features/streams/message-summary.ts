@@ -1,13 +1,18 @@
 // The one line above each message's tree: when it arrived, what it is, who sent it and, for
 // outgoing messages, how its deliveries went when the message says so.
+import { formatHandle } from "../../lib/actor-handles.ts";
+import { readActivity, readEmbeddedObject, typeName } from "../../lib/stream-activity-types.ts";
 import type { StreamMessage } from "../../lib/stream-store.ts";
 
-export type KnownActor = { id: string; name: string };
+/** Actor id → `@preferredUsername@host`, for actors whose document this browser has seen. */
+export type KnownHandles = Readonly<Record<string, string>>;
 
 export type MessageSummary = {
   time: string;
   type: string;
   who: string | null;
+  /** The embedded object's type and the start of its text: `Note "Hello Bob, this is…"`. */
+  object: string | null;
   delivery: string | null;
   triggerId: string | null;
 };
@@ -39,8 +44,12 @@ function readType(message: StreamMessage): string {
   );
 }
 
-/** `@name@host` for an actor whose name is known, else the id without its scheme. */
-export function shortenActor(actor: unknown, known: readonly KnownActor[]): string | null {
+/**
+ * `@preferredUsername@host` for an actor: the server's `actor_info` about it, the document when
+ * the event embeds it, a handle learned earlier, or the name at the end of a well-known path;
+ * else the id without its scheme. Never a display name: two actors may share one.
+ */
+export function shortenActor(actor: unknown, known: KnownHandles, info?: unknown): string | null {
   const id = text(actor) ?? text(field(actor, "id"));
   if (!id) return null;
   let url: URL;
@@ -49,13 +58,40 @@ export function shortenActor(actor: unknown, known: readonly KnownActor[]): stri
   } catch {
     return id;
   }
+  const infoHandle = text(field(info, "id")) === id ? text(field(info, "handle")) : null;
+  const stated = infoHandle ?? text(field(actor, "preferredUsername"));
+  const handle = (stated && formatHandle(stated, id)) ?? known[id];
+  if (handle) return handle;
+  // Mastodon, Misskey, Pleroma and GoToSocial paths end in the name.
   const name =
-    text(field(actor, "preferredUsername")) ??
-    known.find((candidate) => candidate.id === id)?.name ??
-    // Mastodon, Misskey, Pleroma, GoToSocial and Corral's own paths end in the name.
     /^\/(?:users|u|@|actors|ap\/users)\/([\w.-]+)$/.exec(url.pathname)?.[1] ??
     /^\/@([\w.-]+)$/.exec(url.pathname)?.[1];
   return name ? `@${name}@${url.host}` : `${url.host}${url.pathname}`;
+}
+
+/** The server's `actor_info` about the sender: beside the event's `actor`, or in its `data`. */
+function readActorInfo(event: unknown): unknown {
+  return field(event, "actor_info") ?? field(field(event, "data"), "actor_info");
+}
+
+const EXCERPT_CHARS = 80;
+
+/** The object's type and the first 80 characters of its text, when the event carries it. */
+function describeObject(message: StreamMessage): string | null {
+  const object = readEmbeddedObject(message.data);
+  if (!object) return null;
+  const type = typeName(object.type);
+  const body =
+    text(object.contentPlain) ??
+    text(object.content)?.replace(/<[^>]*>/g, " ") ??
+    text(object.summary) ??
+    text(object.name);
+  const plain = body?.replace(/\s+/g, " ").trim() ?? "";
+  const excerpt =
+    plain === ""
+      ? null
+      : `"${plain.length > EXCERPT_CHARS ? `${plain.slice(0, EXCERPT_CHARS)}…` : plain}"`;
+  return [type, excerpt].filter((part) => part !== null).join(" ") || null;
 }
 
 /**
@@ -75,13 +111,13 @@ export function readDeliveryState(data: unknown): string | null {
   return `delivered ${delivered}/${states.length}`;
 }
 
-export function summarise(message: StreamMessage, known: readonly KnownActor[]): MessageSummary {
+export function summarise(message: StreamMessage, known: KnownHandles): MessageSummary {
   const { data } = message;
-  const activity = field(field(data, "data"), "parsed");
   return {
     time: message.receivedAt === null ? "--:--:--" : formatClock(message.receivedAt),
     type: readType(message),
-    who: shortenActor(field(field(activity, "activity"), "actor"), known),
+    who: shortenActor(readActivity(data)?.actor, known, readActorInfo(data)),
+    object: describeObject(message),
     delivery: message.stream === "outgoing" ? readDeliveryState(data) : null,
     triggerId: text(field(data, "trigger_id")),
   };

@@ -3,6 +3,7 @@ import { Alert, Box, Typography } from "@mui/material";
 import { useSearchParams } from "react-router";
 import { getConnectionTracker } from "../../lib/stream-connection.ts";
 import { getStreamStore, STREAM_TYPES } from "../../lib/stream-store.ts";
+import { useActorHandles, useLearnHandles } from "../../lib/actor-handles.ts";
 import { useUserStore } from "../../lib/user-store.ts";
 import { ConnectionStatusRegion } from "./connection-status.tsx";
 import {
@@ -35,7 +36,10 @@ export function StreamView({ source }: { source: StreamSource }) {
     () => buildRows(shown, live.markers, newestFirst),
     [shown, live.markers, newestFirst],
   );
-  const knownActors = useUserStore((state) => state.actors);
+  const knownHandles = useActorHandles((state) => state.handles);
+  // The account's own actors are named by handle too (the account info gives display names).
+  const accountActors = useUserStore((state) => state.actors);
+  useLearnHandles(useMemo(() => accountActors.map((actor) => actor.id), [accountActors]));
   // ?event=N: the message a call's record links to (its id on this stream), shown and marked.
   const [params] = useSearchParams();
   const event = source === "all" ? null : params.get("event");
@@ -115,7 +119,7 @@ export function StreamView({ source }: { source: StreamSource }) {
             rows={rows}
             compact={compact}
             showStream={source === "all"}
-            knownActors={knownActors}
+            knownHandles={knownHandles}
             focusKey={focusKey}
           />
         )}
