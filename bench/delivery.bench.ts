@@ -42,6 +42,8 @@ const { values } = parseArgs({
     "corral-arg": { type: "string", multiple: true, default: [] },
     "fedify-parallel": { type: "string" },
     "verify-sink": { type: "boolean", default: false },
+    "refused-every": { type: "string", default: "0" },
+    "corral-only": { type: "boolean", default: false },
   },
 });
 // BENCH_CPU_PROF=dir: both servers write a V8 CPU profile there when they stop.
@@ -65,6 +67,16 @@ const N = count("sinks");
 const VERIFY = values["verify-sink"];
 const load = { rounds: count("rounds"), perRound: count("per-round") };
 const INBOX_N = count("inbox");
+// Every Nth inbox POST has a Digest that is not its body's: refused (401), and recorded.
+const REFUSED_EVERY = Number(values["refused-every"]);
+if (!Number.isSafeInteger(REFUSED_EVERY) || REFUSED_EVERY < 0) {
+  console.error(
+    `delivery bench: --refused-every must be a whole number, not "${values["refused-every"]}"`,
+  );
+  process.exit(2);
+}
+const refusedAt = (i: number) => REFUSED_EVERY > 0 && (i + 1) % REFUSED_EVERY === 0;
+const WRONG_DIGEST = "SHA-256=47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=";
 const CONCURRENCY = count("concurrency");
 // A cold round (K activities to actors not yet resolved), the warm-up, then R rounds of K.
 const expectedPosts = N * (1 + (load.rounds + 1) * load.perRound);
@@ -124,18 +136,27 @@ if (INBOX) {
   const stream = await countStream(corral.url, client.token, "incoming");
   const warm = signedCreates(corralSink, actor.sharedInbox, actor.id, N, "inbox-warm-up");
   const inboxLoad = signedCreates(corralSink, actor.sharedInbox, actor.id, INBOX_N, "inbox");
+  inboxLoad.posts.forEach((post, i) => {
+    if (refusedAt(i)) post.headers.Digest = WRONG_DIGEST;
+  });
+  const acceptedIds = inboxLoad.ids.filter((_, i) => !refusedAt(i));
+  const refusedN = INBOX_N - acceptedIds.length;
   await runInboxLoad(corral.pid, warm.posts, CONCURRENCY, () =>
     stream.waitForAll(warm.ids, 60_000),
   );
   corralInbox = await runInboxLoad(corral.pid, inboxLoad.posts, CONCURRENCY, () =>
-    stream.waitForAll(inboxLoad.ids, 60_000),
+    stream.waitForAll(acceptedIds, 60_000),
   );
   await pause(500);
   const onStream = stream.seen();
   console.log(
-    `Corral inbox: ${corralInbox.rejected} of ${INBOX_N} not 2xx; ${onStream.distinct} activities on the incoming stream (warm-up ${N} + ${INBOX_N}), ${onStream.duplicates} twice; load generator CPU ${corralInbox.generatorCpuMsPerActivity.toFixed(2)} ms/activity`,
+    `Corral inbox: ${corralInbox.rejected} of ${INBOX_N} not 2xx${refusedN ? ` (${refusedN} sent with a wrong Digest)` : ""}; ${onStream.distinct} activities on the incoming stream (warm-up ${N} + ${acceptedIds.length}), ${onStream.duplicates} twice; load generator CPU ${corralInbox.generatorCpuMsPerActivity.toFixed(2)} ms/activity`,
   );
-  if (corralInbox.rejected || onStream.duplicates || onStream.distinct !== N + INBOX_N)
+  if (
+    corralInbox.rejected !== refusedN ||
+    onStream.duplicates ||
+    onStream.distinct !== N + acceptedIds.length
+  )
     throw new Error("Corral's inbox lost, refused or doubled activities");
   stream.close();
 }
@@ -143,14 +164,18 @@ await corral.stop();
 await corralSink.close();
 
 // Bare Fedify: the same loads from its own process, to a fresh sink.
-const fedifySink = await startSink(N, { verify: VERIFY });
-const fedify = await startFedify(
-  values["fedify-parallel"] ? ["--parallel", values["fedify-parallel"]] : [],
-  profile,
-);
+// --corral-only leaves it out (paired runs of one change to Corral).
+const FEDIFY = !values["corral-only"];
+const fedifySink = FEDIFY ? await startSink(N, { verify: VERIFY }) : undefined;
+const fedify = FEDIFY
+  ? await startFedify(
+      values["fedify-parallel"] ? ["--parallel", values["fedify-parallel"]] : [],
+      profile,
+    )
+  : undefined;
 let fedifyDelivery: DeliveryRound[] | undefined;
 let fedifyCold: ColdRound | undefined;
-if (DELIVERY) {
+if (fedify && fedifySink && DELIVERY) {
   const target = {
     pid: fedify.pid,
     activityId: (tag: string) => `${fedify.actorId}/bench/${tag}`,
@@ -164,7 +189,7 @@ if (DELIVERY) {
 }
 
 let fedifyInbox: InboxResult | undefined;
-if (INBOX) {
+if (fedify && fedifySink && INBOX) {
   const warm = signedCreates(fedifySink, fedify.sharedInbox, fedify.actorId, N, "inbox-warm-up");
   const inboxLoad = signedCreates(fedifySink, fedify.sharedInbox, fedify.actorId, INBOX_N, "inbox");
   await runInboxLoad(fedify.pid, warm.posts, CONCURRENCY, () =>
@@ -181,8 +206,8 @@ if (INBOX) {
   if (fedifyInbox.rejected || received.duplicates || received.distinct !== N + INBOX_N)
     throw new Error("bare Fedify's inbox lost, refused or doubled activities");
 }
-await fedify.stop();
-await fedifySink.close();
+await fedify?.stop();
+await fedifySink?.close();
 
 await printAndSave({
   setup: {
@@ -195,6 +220,7 @@ await printAndSave({
     corralArgs: values["corral-arg"],
     fedifyParallel: values["fedify-parallel"] ?? null,
     verifySink: VERIFY,
+    refusedEvery: REFUSED_EVERY,
   },
   loadAverageAtStart,
   signRate,

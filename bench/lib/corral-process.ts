@@ -9,7 +9,9 @@ import { join } from "node:path";
 import { createServer } from "node:net";
 import { createInterface } from "node:readline";
 
-const cli = new URL("../../server/src/cli.ts", import.meta.url).pathname;
+// CORRAL_BENCH_CLI: another checkout's server/src/cli.ts (paired before/after runs of one change).
+const cli =
+  process.env.CORRAL_BENCH_CLI ?? new URL("../../server/src/cli.ts", import.meta.url).pathname;
 
 export interface CorralProcess {
   url: string;

@@ -10,7 +10,7 @@ import { Hono, type Context, type Next } from "hono";
 import type { SignInThrottle } from "./accounts/index.ts";
 import type { Config } from "./config.ts";
 import { createFeApp } from "./fe/index.ts";
-import { handleInbox, inboxRequestOf, inboxResponse } from "./federation/inbox.ts";
+import { handleInbox, inboxClient, inboxRequestOf, inboxResponse } from "./federation/inbox.ts";
 import { createInboxListener } from "./federation/inbox-listener.ts";
 import { handleObjectRequest } from "./federation/object-route.ts";
 import type { Services } from "./services.ts";
@@ -121,8 +121,15 @@ async function routeInbox(services: Services, c: Context, next: Next) {
   const request = toBaseUrlRequest(services, c.req.raw);
   const url = new URL(request.url);
   const actorId = shared ? null : `${url.origin}${path.slice(0, -"/inbox".length)}`;
+  const env = c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined;
+  const client = () =>
+    inboxClient(
+      env?.incoming?.socket?.remoteAddress,
+      c.req.header("x-forwarded-for"),
+      services.config.trustProxy,
+    );
   return inboxResponse(
-    await observeInbox(services, handleInbox(services, inboxRequestOf(request), actorId)),
+    await observeInbox(services, handleInbox(services, inboxRequestOf(request, client), actorId)),
   );
 }
 

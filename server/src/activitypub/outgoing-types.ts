@@ -20,6 +20,8 @@ export interface Outgoing {
     signal: AbortSignal,
   ): Promise<Answer>;
   close(): Promise<void>;
+  /** The addresses a name resolves to, as connections resolve it (a host check's first step). */
+  resolve?(hostname: string): Promise<string[]>;
 }
 
 /** A POST's answer: its status and, unless 2xx, the start of its body. */
@@ -27,4 +29,6 @@ export interface Answer {
   status: number;
   statusText: string;
   detail: string;
+  /** The Retry-After header of an error answer, as sent. */
+  retryAfter?: string;
 }

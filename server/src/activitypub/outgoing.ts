@@ -43,9 +43,16 @@ export function createOutgoing(options: {
         await answer.body.dump();
         return { status, statusText, detail: "" };
       }
-      return { status, statusText, detail: await readStart(answer.body, DETAIL_BYTES) };
+      const retryAfter = answer.headers["retry-after"];
+      return {
+        status,
+        statusText,
+        detail: await readStart(answer.body, DETAIL_BYTES),
+        ...(typeof retryAfter === "string" ? { retryAfter } : {}),
+      };
     },
     close: () => agent.close(),
+    resolve: (hostname) => (options.resolveHost ?? resolveWithDns)(hostname),
   };
 }
 

@@ -94,7 +94,33 @@ export async function signedGet(
 }
 
 export type PostResult =
-  { ok: true; status: number } | { ok: false; status?: number; reason: string; refused?: boolean };
+  | { ok: true; status: number }
+  | {
+      ok: false;
+      status?: number;
+      reason: string;
+      refused?: boolean;
+      /** The first 300 bytes of the answer's body, when there was an answer. */
+      response?: string;
+      /** When the answer's Retry-After allows the next attempt (ms since the epoch). */
+      retryAt?: number;
+    };
+
+/** Retry-After (seconds, or an HTTP date) as a time; undefined when absent or unreadable. */
+export function retryAtOf(header: string | undefined, now = Date.now()): number | undefined {
+  if (header === undefined) return undefined;
+  const trimmed = header.trim();
+  if (/^\d+$/.test(trimmed)) return now + Number(trimmed) * 1000;
+  const date = Date.parse(trimmed);
+  return Number.isNaN(date) ? undefined : date;
+}
+
+/** The first `bytes` bytes of `text` (a character cut in two is left out). */
+export function startOf(text: string, bytes: number): string {
+  const encoded = Buffer.from(text);
+  if (encoded.length <= bytes) return text;
+  return new TextDecoder().decode(encoded.subarray(0, bytes)).replace(/\uFFFD$/, "");
+}
 
 /** POSTs `body` byte for byte to an inbox, signed (draft-cavage, the most widely accepted). */
 export async function signedPost(
@@ -132,6 +158,8 @@ export async function signedPost(
       ok: false,
       status: answer.status,
       reason: `${inbox} answered ${answer.status} ${answer.statusText}${detail ? `: ${detail}` : ""}`,
+      response: startOf(answer.detail, 300),
+      retryAt: retryAtOf(answer.retryAfter),
     };
   } catch (error) {
     return failure(inbox, error, options.timeoutMs);

@@ -154,3 +154,64 @@ function toKeyObject(key: webcrypto.CryptoKey): KeyObject | undefined {
   }
   return keyObject;
 }
+
+/** Why a signature that failed did fail, when the request itself shows it: digest or date. */
+export type SignatureDiagnosis =
+  { code: "digest_mismatch"; words: string } | { code: "date_skew"; words: string; skewMs: number };
+
+/**
+ * Read only for a request already refused (never on the accepted path): a digest header that
+ * does not match the body, or a Date (or RFC 9421 `created`) outside the hour Fedify allows.
+ */
+export function diagnoseSignature(
+  request: SignedRequest,
+  body: Uint8Array | null,
+  now = Date.now(),
+): SignatureDiagnosis | undefined {
+  const headers = request.headers;
+  if (body !== null) {
+    const digest = headers.get("Digest");
+    if (digest !== null && !digestMatches(digest, body))
+      return { code: "digest_mismatch", words: "the Digest header does not match the body" };
+    const contentDigest = headers.get("Content-Digest");
+    if (contentDigest !== null && !contentDigestMatches(contentDigest, body))
+      return {
+        code: "digest_mismatch",
+        words: "the Content-Digest header does not match the body",
+      };
+  }
+  const created = /;created=(\d+)/.exec(headers.get("Signature-Input") ?? "")?.[1];
+  const signedAt =
+    created !== undefined ? Number(created) * 1000 : Date.parse(headers.get("Date") ?? "");
+  if (!Number.isNaN(signedAt) && Math.abs(signedAt - now) > TIME_WINDOW_MS) {
+    const skewMs = signedAt - now;
+    return {
+      code: "date_skew",
+      skewMs,
+      words: `the request's ${created !== undefined ? "signature creation time" : "Date"} is ${describeSkew(skewMs)} our clock (at most 1 h allowed)`,
+    };
+  }
+  return undefined;
+}
+
+/** "2 h 0 min behind", "35 min ahead of". */
+function describeSkew(skewMs: number): string {
+  const minutes = Math.round(Math.abs(skewMs) / 60_000);
+  const text =
+    minutes >= 60 ? `${Math.floor(minutes / 60)} h ${minutes % 60} min` : `${minutes} min`;
+  return `${text} ${skewMs < 0 ? "behind" : "ahead of"}`;
+}
+
+/** RFC 9530 Content-Digest (`sha-256=:BASE64:`): every known algorithm must match, one at least. */
+function contentDigestMatches(header: string, body: Uint8Array): boolean {
+  let matched = false;
+  for (const entry of header.split(",")) {
+    const match = /^\s*([A-Za-z0-9-]+)=:([^:]*):\s*$/.exec(entry);
+    if (!match) return false;
+    const algorithm = DIGESTS.get(match[1]!.toLowerCase());
+    if (algorithm === undefined || algorithm === "sha1") continue;
+    if (match[2] !== hash(algorithm, body, "base64")) return false;
+    matched = true;
+  }
+  return matched;
+}

@@ -5,7 +5,12 @@ import { InboxKeyCache, type ActorProfile } from "./key-cache.ts";
 import { loadInstanceSigner } from "./local-keys.ts";
 import { outgoingOf } from "./outgoing.ts";
 import type { Signer } from "./signing.ts";
-import { parseSignatureHeader, verifyDraftQuickly, type SignedRequest } from "./verify-draft.ts";
+import {
+  diagnoseSignature,
+  parseSignatureHeader,
+  verifyDraftQuickly,
+  type SignedRequest,
+} from "./verify-draft.ts";
 import { verifyRfc9421Quickly } from "./verify-rfc9421.ts";
 
 // Who signed a request: the inbox (POST, body covered by the digest) and protected objects (GET).
@@ -14,7 +19,13 @@ import { verifyRfc9421Quickly } from "./verify-rfc9421.ts";
 // inbox POST is verified first by verify-draft.ts, which applies the same checks synchronously;
 // an RFC 9421 signature by verify-rfc9421.ts, which checks what Fedify 2.3.6 gets wrong.
 
-export type Signed = { ok: true; owner: string; keyId: string } | { ok: false; reason: string };
+export type Signed =
+  | { ok: true; owner: string; keyId: string }
+  | { ok: false; reason: string; code: SignatureFailure };
+
+/** Why a signature was not accepted, as the inbox's refusal record names it (server.md §11). */
+export type SignatureFailure =
+  "unsigned" | "bad_signature" | "digest_mismatch" | "key_fetch_failed" | "date_skew";
 
 const keyCaches = new WeakMap<Services, InboxKeyCache>();
 
@@ -40,13 +51,18 @@ export async function verifyWithKeys(
   keyCache: KeyCache & { reasonFor?(keyId: string): string | undefined },
   documentLoader: () => DocumentLoader,
 ): Promise<Signed> {
-  if (!request.headers.has("Signature")) return { ok: false, reason: "the request is not signed" };
+  if (!request.headers.has("Signature"))
+    return { ok: false, code: "unsigned", reason: "the request is not signed" };
   const signatureInput = request.headers.get("Signature-Input");
   const refused = refusedUpFront(request, body, signatureInput);
-  if (refused) return { ok: false, reason: refused };
+  if (refused) return { ok: false, code: "bad_signature", reason: refused };
   // RFC 9421 leaves covering the body optional; an inbox must insist on it.
   if (body !== null && signatureInput !== null && !signatureInput.includes('"content-digest"')) {
-    return { ok: false, reason: "the signature does not cover Content-Digest" };
+    return {
+      ok: false,
+      code: "bad_signature",
+      reason: "the signature does not cover Content-Digest",
+    };
   }
   if (signatureInput !== null) {
     const checked = await verifyRfc9421Quickly(request, body, keyCache);
@@ -63,22 +79,38 @@ export async function verifyWithKeys(
     result = await verifyRequestDetailed(copy, { keyCache, documentLoader: documentLoader() });
   } catch (error) {
     // Fedify throws rather than answers for some keys (an Ed25519 key in a draft-cavage signature).
-    return { ok: false, reason: `the signature could not be checked: ${(error as Error).message}` };
+    return {
+      ok: false,
+      code: "bad_signature",
+      reason: `the signature could not be checked: ${(error as Error).message}`,
+    };
   }
   if (!result.verified) {
     const reason = result.reason;
-    if (reason.type === "noSignature") return { ok: false, reason: "the request is not signed" };
+    if (reason.type === "noSignature")
+      return { ok: false, code: "unsigned", reason: "the request is not signed" };
     const keyId = reason.keyId?.href;
+    // What the request shows (a digest not matching, a Date far off) comes first: then the key
+    // host's answer; else the signature itself does not verify.
+    const shown = diagnoseSignature(request, body);
+    if (shown) return { ok: false, code: shown.code, reason: shown.words };
     const fetchReason = keyId ? keyCache.reasonFor?.(keyId) : undefined;
+    // Our own fetch of the key failed: the key host's answer. (Fedify also says keyFetchError
+    // when a key we held did not verify and its refetch failed: that is a bad signature.)
+    if (fetchReason) return { ok: false, code: "key_fetch_failed", reason: fetchReason };
     return {
       ok: false,
-      reason:
-        fetchReason ??
-        `the signature${keyId ? ` by ${keyId}` : ""} does not verify (date, digest or signature)`,
+      code: "bad_signature",
+      reason: `the signature${keyId ? ` by ${keyId}` : ""} does not verify with its key`,
     };
   }
   const owner = result.key.ownerId?.href;
-  if (!owner) return { ok: false, reason: `key ${result.key.id?.href} names no owner` };
+  if (!owner)
+    return {
+      ok: false,
+      code: "key_fetch_failed",
+      reason: `key ${result.key.id?.href} names no owner`,
+    };
   return { ok: true, owner, keyId: result.key.id?.href ?? "" };
 }
 

@@ -232,6 +232,91 @@ const migrations: Migration[] = [
       `CREATE INDEX events_time ON events(account_id, stream, created_at, seq)`,
     ],
   },
+  {
+    // What the inbox refused and why (server.md §11), the newest 1,000 per account (account 0:
+    // attributable to no one, shown to admins); and per account, remote host, UTC day and
+    // outcome ('accepted' or a refusal's reason) how many requests and the latest, for a host's
+    // inbound side. Neither references accounts: rows are pruned by count and by age instead.
+    id: 8,
+    sql: ({ serial }) => [
+      `CREATE TABLE inbox_refusals (
+        id ${serial},
+        account_id BIGINT NOT NULL,
+        received_at BIGINT NOT NULL,
+        client TEXT NOT NULL,
+        inbox TEXT NOT NULL,
+        key_id TEXT,
+        key_host TEXT,
+        actor_host TEXT,
+        activity_id TEXT,
+        activity_type TEXT,
+        status INTEGER NOT NULL,
+        reason TEXT NOT NULL,
+        detail TEXT NOT NULL,
+        body TEXT
+      )`,
+      `CREATE INDEX inbox_refusals_account ON inbox_refusals(account_id, id)`,
+      `CREATE TABLE inbound_days (
+        account_id BIGINT NOT NULL,
+        host TEXT NOT NULL,
+        day BIGINT NOT NULL,
+        outcome TEXT NOT NULL,
+        n INTEGER NOT NULL,
+        last_at BIGINT NOT NULL,
+        PRIMARY KEY (account_id, host, day, outcome)
+      )`,
+    ],
+  },
+  {
+    // One host, both directions (server.md §11): every delivery attempt with its answer's start
+    // (a host's newest 50, a delivery's own), swept with the deliveries; a host's software from
+    // its NodeInfo (read at most daily); why a host's latest failure failed (a host never
+    // reached has no delivery attempt to say it); and the hold of a failing host.
+    id: 9,
+    sql: ({ serial }) => [
+      `CREATE TABLE delivery_attempts (
+        id ${serial},
+        delivery_id BIGINT NOT NULL,
+        account_id BIGINT,
+        host TEXT NOT NULL,
+        inbox TEXT NOT NULL,
+        at BIGINT NOT NULL,
+        status INTEGER,
+        duration_ms INTEGER NOT NULL,
+        error TEXT,
+        response TEXT
+      )`,
+      `CREATE INDEX delivery_attempts_delivery ON delivery_attempts(delivery_id)`,
+      `CREATE INDEX delivery_attempts_host ON delivery_attempts(account_id, host, id)`,
+      `CREATE INDEX delivery_attempts_time ON delivery_attempts(at)`,
+      `CREATE TABLE host_software (
+        host TEXT PRIMARY KEY,
+        name TEXT,
+        version TEXT,
+        checked_at BIGINT NOT NULL
+      )`,
+      `ALTER TABLE hosts ADD COLUMN last_error TEXT`,
+      `ALTER TABLE hosts ADD COLUMN held_since BIGINT`,
+      `ALTER TABLE hosts ADD COLUMN next_probe_at BIGINT`,
+      `ALTER TABLE hosts ADD COLUMN hold_reason TEXT`,
+    ],
+  },
+  {
+    // Holding a failing host (server.md §11): failed attempts in the current run of failures;
+    // inboxes that answered 410, not tried for later activities until their host answers again.
+    id: 10,
+    sql: () => [
+      `ALTER TABLE hosts ADD COLUMN run_failures INTEGER NOT NULL DEFAULT 0`,
+      `CREATE TABLE gone_inboxes (
+        account_id BIGINT NOT NULL,
+        host TEXT NOT NULL,
+        inbox TEXT NOT NULL,
+        since BIGINT NOT NULL,
+        PRIMARY KEY (account_id, inbox)
+      )`,
+      `CREATE INDEX gone_inboxes_host ON gone_inboxes(account_id, host)`,
+    ],
+  },
 ];
 
 /** True when every migration this build knows has been applied (/readyz answers 200 only then). */

@@ -1,5 +1,8 @@
-// One remote host's delivery health, as GET /fe/account/hosts lists it (server.md section 8).
-// Without imports: fe/wire.ts re-exports it, and the console type-checks it.
+// One remote host's delivery health, as GET /fe/account/hosts lists it (server.md section 8),
+// and its detail (section 11). Imports only import-free files: fe/wire.ts re-exports it, and the
+// console type-checks it.
+
+import type { Inbound } from "../receive/refusal-types.ts";
 
 export interface HostHealth {
   host: string;
@@ -19,4 +22,62 @@ export interface HostHealth {
   failuresByDay: number[];
   /** When the current run of failures began (the circuit breaker opens after 7 days). */
   failingSince: string | null;
+  /** Corral's addition: why the latest failure failed, in words (a host never reached too). */
+  lastError?: string | null;
+  /** The hold of a failing host (server.md §11), or null. */
+  hold?: HostHold | null;
+}
+
+export interface HostHold {
+  since: string;
+  nextProbeAt: string | null;
+  reason: string;
+}
+
+/** One delivery attempt: when, where, the answer (status null: none), how long, the start of its body. */
+export interface DeliveryAttempt {
+  at: string;
+  inbox: string;
+  status: number | null;
+  durationMs: number;
+  error: string | null;
+  /** The first 300 bytes of the answer's body (null: no answer, or a 2xx, whose body is not read). */
+  response: string | null;
+}
+
+/** `GET /fe/account/hosts/{host}`: the list entry and both directions (server.md §11). */
+export interface HostDetail extends HostHealth {
+  software: { name: string; version: string | null } | null;
+  inbound: Inbound;
+  outbound: HostHealth | null;
+  hold: HostHold | null;
+  /** The newest 50 attempts, newest first. */
+  attempts: DeliveryAttempt[];
+}
+
+/** `GET /fe/account/backlog` (server.md §11): what waits for delivery, for the account's actors. */
+export interface Backlog {
+  /** Queued, retrying or stopped, and not being attempted right now. */
+  waiting: number;
+  inFlight: number;
+  retrying: number;
+  /** Retrying with one attempt left. */
+  nearGiveUp: number;
+  oldestWaitingAgeS: number | null;
+  worstHosts: Array<{ host: string; waiting: number; oldestAgeS: number }>;
+}
+
+/** One step of `POST /fe/account/hosts/{host}/check` (server.md §11, "Diagnosis"). */
+export interface HostCheckStep {
+  step: "resolve" | "connect" | "nodeinfo" | "webfinger" | "actor" | "inbox";
+  ok: boolean;
+  ms: number;
+  /** What it found, or why it failed; "skipped: …" for a step with nothing to check. */
+  detail: string;
+}
+
+export interface HostCheck {
+  steps: HostCheckStep[];
+  /** One sentence naming the first step that failed, in words (or that every step passed). */
+  verdict: string;
 }

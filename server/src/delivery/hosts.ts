@@ -15,7 +15,8 @@ import {
   type HostRow,
 } from "./hosts.store.ts";
 import { announceDeliveries } from "./queue.ts";
-import type { HostHealth } from "./host-health.ts";
+import type { DeliveryAttempt, HostHealth, HostHold } from "./host-health.ts";
+import { listHostAttempts, type AttemptRow } from "./attempts.store.ts";
 
 export type { HostHealth };
 
@@ -61,8 +62,40 @@ export async function listHosts(services: Services, accountId: number): Promise<
         })),
       failuresByDay: perDay,
       failingSince: iso(row.failing_since),
+      lastError: row.last_error,
+      hold: holdOf(row),
     };
   });
+}
+
+export function holdOf(row: HostRow): HostHold | null {
+  if (row.held_since === null) return null;
+  return {
+    since: new Date(row.held_since).toISOString(),
+    nextProbeAt: iso(row.next_probe_at),
+    reason: row.hold_reason ?? "every attempt failed",
+  };
+}
+
+/** The newest attempts of the account's deliveries to `host`, newest first. */
+export async function readHostAttempts(
+  services: Services,
+  accountId: number,
+  host: string,
+  limit = 50,
+): Promise<DeliveryAttempt[]> {
+  return (await listHostAttempts(services.db, accountId, host, limit)).map(toAttempt);
+}
+
+export function toAttempt(row: AttemptRow): DeliveryAttempt {
+  return {
+    at: new Date(row.at).toISOString(),
+    inbox: row.inbox,
+    status: row.status,
+    durationMs: row.durationMs,
+    error: row.error,
+    response: row.response,
+  };
 }
 
 export type HostAction = "stop" | "resume" | "retry";

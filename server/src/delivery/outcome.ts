@@ -3,8 +3,18 @@ import type { Services } from "../services.ts";
 import type { PostResult } from "../activitypub/signing.ts";
 import { writeOutcomes, type DeliveryOutcome, type DeliveryRow } from "../db/deliveries.store.ts";
 import { reportError } from "../events/report-error.ts";
-import { findHost, noteHostFailure, noteHostSuccess, type HostRow } from "./hosts.store.ts";
+import type { Db } from "../db/db.ts";
+import {
+  clearGoneInboxes,
+  findHost,
+  markInboxGone,
+  noteHostFailure,
+  noteHostSuccess,
+  setHold,
+  type HostRow,
+} from "./hosts.store.ts";
 import { deferHostDeliveries, releaseDeferred } from "./delivery-records.store.ts";
+import { insertAttempts, type AttemptRow } from "./attempts.store.ts";
 
 const log = getLogger(["corral", "delivery"]);
 
@@ -21,6 +31,14 @@ const PERMANENT_STATUSES = new Set([400, 404, 405, 410, 413, 414, 415, 422]);
 /** A host failing this long on end is tried at most once per BREAKER_GAP_MS (a circuit breaker). */
 export const BREAKER_AFTER_MS = 7 * 86_400_000;
 export const BREAKER_GAP_MS = 3600_000;
+/**
+ * Holding a failing host on its own (server.md §11): when every attempt over at least
+ * HOLD_AFTER_MS and at least HOLD_AFTER_ATTEMPTS attempts failed, one delivery probes it at its
+ * next backoff and the others wait HOLD_GAP_MS behind the probe; the first success releases them.
+ */
+export const HOLD_AFTER_MS = 10 * 60_000;
+export const HOLD_AFTER_ATTEMPTS = 5;
+export const HOLD_GAP_MS = 60_000;
 
 /** 30 s, 1 min, 2 min, … capped at 6 h, with ±10 % jitter so retries of one outage spread out. */
 export function computeBackoff(attempt: number): number {
@@ -38,6 +56,9 @@ export function breakerUntil(host: HostRow, now: number): number | null {
 export interface EndedAttempt {
   row: DeliveryRow;
   result: PostResult;
+  /** When the attempt began, and how long it took (both recorded as its attempt row). */
+  at?: number;
+  durationMs?: number;
 }
 
 /**
@@ -65,19 +86,36 @@ export async function recordAttempts(
           // A host back after the breaker held it: what waited for it goes now, not an hour later.
           const before = await findHost(tx, accountId, row.host);
           await noteHostSuccess(tx, accountId, row.host, now);
-          if (before && breakerUntil(before, now) !== null)
+          // Held (or behind the breaker): what waited goes now, each once.
+          if (before && (breakerUntil(before, now) !== null || before.held_since !== null))
             await releaseDeferred(tx, accountId, row.host, now);
+          // A success on the host: its inboxes that answered 410 may be tried again.
+          if (before?.failing_since != null) await clearGoneInboxes(tx, accountId, row.host);
         }
         decided.push({ id: row.id, state: "delivered", status: result.status, attempt });
         continue;
       }
       answering.delete(key);
-      const host = accountId != null ? await noteHostFailure(tx, accountId, row.host, now) : null;
+      const host =
+        accountId != null
+          ? await noteHostFailure(tx, accountId, row.host, now, result.reason)
+          : null;
       const final =
         (result.status !== undefined && PERMANENT_STATUSES.has(result.status)) ||
         attempt >= MAX_ATTEMPTS;
       const breaker = host && breakerUntil(host, now);
-      const nextAttemptAt = Math.max(now + computeBackoff(attempt), breaker ?? 0);
+      // A Retry-After from the host is the earliest next attempt.
+      const nextAttemptAt = Math.max(
+        now + computeBackoff(attempt),
+        breaker ?? 0,
+        result.retryAt ?? 0,
+      );
+      const held =
+        host && accountId != null && !host.stopped
+          ? await holdIfFailing(tx, accountId, host, now, nextAttemptAt, result.reason)
+          : false;
+      if (result.status === 410 && accountId != null)
+        await markInboxGone(tx, accountId, row.host, row.inbox, now);
       decided.push({
         id: row.id,
         state: result.refused
@@ -95,8 +133,14 @@ export async function recordAttempts(
       // This delivery is the host's one probe per hour; the others wait behind it.
       if (breaker && accountId != null)
         await deferHostDeliveries(tx, accountId, row.host, breaker + BREAKER_GAP_MS, row.id);
+      else if (held && accountId != null)
+        await deferHostDeliveries(tx, accountId, row.host, nextAttemptAt + HOLD_GAP_MS, row.id);
     }
     await writeOutcomes(tx, decided);
+    await insertAttempts(
+      tx,
+      attempts.map((ended) => attemptRow(ended, now)),
+    );
     return decided;
   });
   for (const [i, outcome] of outcomes.entries()) {
@@ -110,6 +154,51 @@ export async function recordAttempts(
       );
   }
   return outcomes;
+}
+
+/**
+ * Holds the host when every attempt over HOLD_AFTER_MS and HOLD_AFTER_ATTEMPTS failed, or moves
+ * a held host's next probe to this delivery's next attempt; true while the host is held.
+ */
+async function holdIfFailing(
+  tx: Db,
+  accountId: number,
+  host: HostRow,
+  now: number,
+  nextProbeAt: number,
+  error: string,
+): Promise<boolean> {
+  if (host.held_since !== null) {
+    await setHold(tx, accountId, host.host, {
+      since: host.held_since,
+      nextProbeAt,
+      reason: host.hold_reason ?? error,
+    });
+    return true;
+  }
+  const failingFor = now - (host.failing_since ?? now);
+  if (host.run_failures < HOLD_AFTER_ATTEMPTS || failingFor < HOLD_AFTER_MS) return false;
+  const minutes = Math.round(failingFor / 60_000);
+  await setHold(tx, accountId, host.host, {
+    since: now,
+    nextProbeAt,
+    reason: `all ${host.run_failures} attempts over ${minutes} min failed; the latest: ${error}`,
+  });
+  return true;
+}
+
+function attemptRow({ row, result, at, durationMs }: EndedAttempt, now: number): AttemptRow {
+  return {
+    deliveryId: row.id,
+    accountId: row.account_id,
+    host: row.host,
+    inbox: row.inbox,
+    at: at ?? now,
+    status: result.status ?? null,
+    durationMs: durationMs ?? 0,
+    error: result.ok ? null : result.reason,
+    response: result.ok ? null : (result.response ?? null),
+  };
 }
 
 async function report(

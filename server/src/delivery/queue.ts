@@ -11,10 +11,16 @@ import {
 import type { Receive } from "../receive/accept-activity.ts";
 import { attemptDelivery } from "./attempt.ts";
 import { startClaimLoop } from "./claim-loop.ts";
-import { ensureHost, type HostRow } from "./hosts.store.ts";
+import { ensureHost, findGoneInboxes, noteHostFailure, type HostRow } from "./hosts.store.ts";
 import { insertBody } from "./delivery-bodies.store.ts";
 import { digestOf } from "../activitypub/draft-signing.ts";
-import { BREAKER_GAP_MS, breakerUntil, recordAttempts, type EndedAttempt } from "./outcome.ts";
+import {
+  BREAKER_GAP_MS,
+  breakerUntil,
+  HOLD_GAP_MS,
+  recordAttempts,
+  type EndedAttempt,
+} from "./outcome.ts";
 import { grouped } from "../db/grouped.ts";
 import { observeDelivery } from "../metrics/observe.ts";
 
@@ -31,8 +37,11 @@ export interface DeliveryJob {
   /** The trigger that caused it, or null (an automatic Accept, say). */
   triggerId?: string | null;
   inboxes: string[];
-  /** Targets refused before sending (no inbox found): kept as `refused` rows, never sent. */
-  refused?: Array<{ target: string; reason: string }>;
+  /**
+   * Targets refused before sending (no inbox found): kept as `refused` rows, never sent. With
+   * `hostFailed`, their host could not be reached or answered an error: a failure of the host.
+   */
+  refused?: Array<{ target: string; reason: string; hostFailed?: boolean }>;
   /** The exact bytes to POST. */
   body: string;
   routingKey: string;
@@ -65,16 +74,37 @@ export async function queueDeliveries(tx: Db, job: DeliveryJob): Promise<void> {
   const hosts = new Map<string, HostRow>();
   for (const inbox of job.inboxes) {
     const host = hostOf(inbox);
-    let known = hosts.get(host);
-    if (!known) hosts.set(host, (known = await ensureHost(tx, job.accountId, host)));
+    if (!hosts.has(host)) hosts.set(host, await ensureHost(tx, job.accountId, host));
+  }
+  // Inboxes that answered 410 are not tried until their host answers again (server.md §11);
+  // only failing hosts can have one, so a healthy send asks nothing more.
+  const failing = job.inboxes.filter((inbox) => hosts.get(hostOf(inbox))!.failing_since !== null);
+  const gone = failing.length > 0 ? await findGoneInboxes(tx, job.accountId, failing) : null;
+  for (const inbox of job.inboxes) {
+    const host = hostOf(inbox);
+    const known = hosts.get(host)!;
+    const goneSince = gone?.get(inbox);
+    if (goneSince !== undefined) {
+      const since = new Date(goneSince).toISOString();
+      const lastError = `${inbox} answered 410 Gone at ${since}: not tried until ${host} answers again`;
+      rows.push({ ...base, inbox, host, state: "refused", nextAttemptAt: now, lastError });
+      continue;
+    }
     const state = known.stopped ? "stopped" : "queued";
-    // Behind the breaker's hourly probe (outcome.ts), until the host answers again.
-    const held = breakerUntil(known, now);
-    const nextAttemptAt = held === null ? now : held + BREAKER_GAP_MS;
+    // Behind the breaker's hourly probe, or a held host's probe (outcome.ts), until it answers.
+    const breaker = breakerUntil(known, now);
+    const nextAttemptAt =
+      breaker !== null
+        ? breaker + BREAKER_GAP_MS
+        : known.held_since !== null
+          ? Math.max(now, known.next_probe_at ?? now) + HOLD_GAP_MS
+          : now;
     rows.push({ ...base, inbox, host, state, nextAttemptAt });
   }
-  for (const { target, reason } of job.refused ?? []) {
+  for (const { target, reason, hostFailed } of job.refused ?? []) {
     const host = hostOf(target);
+    // A host never reached is a host like any other on GET /fe/account/hosts: failing, and why.
+    if (hostFailed && host !== "?") await noteHostFailure(tx, job.accountId, host, now, reason);
     rows.push({
       ...base,
       inbox: target,
@@ -119,8 +149,11 @@ export function startDeliveryWorker(
     renew: (ids, until) => renewLeases(services.db, ids, until),
     run: async (row) => {
       const observe = observeDelivery(services, row);
+      const at = Date.now();
+      const started = performance.now();
       const result = await attemptDelivery(services, row, options.receive);
-      observe(await record({ row, result }));
+      const durationMs = Math.round(performance.now() - started);
+      observe(await record({ row, result, at, durationMs }));
     },
   });
   const unsubscribe = services.bus.subscribe((message) => {

@@ -29,7 +29,7 @@ export interface SendInput {
   trigger?: TriggerRun;
 }
 
-type Refused = { target: string; reason: string };
+type Refused = { target: string; reason: string; hostFailed?: boolean };
 
 /** Queues `data` for every addressed inbox and records the outgoing event; never throws for a bad target. */
 export async function sendAsActor(services: Services, input: SendInput): Promise<void> {
@@ -115,7 +115,9 @@ async function collectInboxes(
   for (const [index, result] of resolved.entries()) {
     if (result.ok)
       inboxes.add(isBlind(remote[index]!) ? result.inbox : (result.sharedInbox ?? result.inbox));
-    else refused.push({ target: remote[index]!, reason: result.reason });
+    // Not `refused` by the resolver: the target's host was tried and failed (unreachable, 4xx, 5xx).
+    else
+      refused.push({ target: remote[index]!, reason: result.reason, hostFailed: !result.refused });
   }
   return { inboxes: [...inboxes], refused };
 }

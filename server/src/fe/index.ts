@@ -14,6 +14,7 @@ import { createSignInRoutes, createSignOutRoutes } from "./signin.ts";
 import { createTriggerRoutes } from "./triggers.ts";
 import { createHostRoutes } from "./hosts.ts";
 import { createHistoryRoutes } from "./history.ts";
+import { createRefusalRoutes } from "./refusals.ts";
 
 export function createFeApp(services: Services, options: { throttle?: SignInThrottle } = {}) {
   const fe = new Hono<FeEnv>();
@@ -34,5 +35,6 @@ export function createFeApp(services: Services, options: { throttle?: SignInThro
   fe.route("/", createTriggerRoutes(services));
   fe.route("/", createHostRoutes(services));
   fe.route("/", createHistoryRoutes(services));
+  fe.route("/", createRefusalRoutes(services));
   return fe;
 }

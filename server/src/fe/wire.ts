@@ -80,6 +80,20 @@ export type { TriggerRecord } from "../triggers/trigger-record.ts";
 export type RedeliverRequest = { inbox?: string };
 /** Corral's addition: `GET /fe/account/hosts` answers a list of these. */
 export type { HostHealth } from "../delivery/host-health.ts";
+/** Corral's addition: `GET /fe/account/hosts/{host}` (server.md §11). */
+export type { DeliveryAttempt, HostDetail, HostHold } from "../delivery/host-health.ts";
+/** Corral's addition: `GET /fe/account/backlog` (server.md §11). */
+export type { Backlog } from "../delivery/host-health.ts";
+/** Corral's addition: `POST /fe/account/hosts/{host}/check` answers a HostCheck (server.md §11). */
+export type { HostCheck, HostCheckStep } from "../delivery/host-health.ts";
+
+/** Corral's addition: `GET /fe/account/refusals` answers a RefusalPage (server.md §11). */
+export type {
+  RefusalEntry,
+  RefusalPage,
+  RefusalReason,
+  Inbound,
+} from "../receive/refusal-types.ts";
 
 /** Every error answer but 422: `{"detail": "why"}` (FastAPI's shape). */
 export type ErrorDetail = { detail: string };

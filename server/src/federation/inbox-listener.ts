@@ -4,7 +4,13 @@ import { observeInbox } from "../metrics/observe.ts";
 import type { Services } from "../services.ts";
 import { logRequest } from "../web/request-log.ts";
 import { securityHeaderValues } from "../web/security-headers.ts";
-import { handleInbox, MAX_INBOX_BODY_BYTES, type InboxAnswer, type InboxRequest } from "./inbox.ts";
+import {
+  handleInbox,
+  inboxClient,
+  MAX_INBOX_BODY_BYTES,
+  type InboxAnswer,
+  type InboxRequest,
+} from "./inbox.ts";
 
 const log = getLogger(["corral", "http"]);
 
@@ -66,6 +72,12 @@ export function createInboxListener(
     const origin = `${schemeOf(host)}://${host}`;
     const actorId = shared ? null : `${origin}${path.slice(0, -"/inbox".length)}`;
     const request = nodeInboxRequest(req, `${origin}${target}`);
+    request.client = () =>
+      inboxClient(
+        req.socket.remoteAddress,
+        request.headers.get("X-Forwarded-For"),
+        services.config.trustProxy,
+      );
     const send = (answer: InboxAnswer) => {
       if (answer.detail === undefined) res.writeHead(answer.status, acceptedHeaders).end();
       else {

@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import type { Services } from "../services.ts";
 import { receiveActivity } from "./index.ts";
 import { findLocalActor } from "../activitypub/local-keys.ts";
@@ -5,11 +6,19 @@ import { parseJsonText, tooDeepReason } from "../activitypub/json-depth.ts";
 import { idOf, isObject } from "../activitypub/parse.ts";
 import { verifySigner } from "../activitypub/verify.ts";
 import type { SignedRequest } from "../activitypub/verify-draft.ts";
+import {
+  addressedIn,
+  KEPT_BODY_BYTES,
+  recordAccepted,
+  recordRefusal,
+  type RefusalReason,
+} from "../receive/refusals.ts";
 
 // POST {actorId}/inbox and POST /inbox. The body is read once; the signature (draft-cavage or
 // RFC 9421, told apart by Fedify from the headers) must cover the body's digest and be made with
 // a key its `actor` owns. Only then does anything reach a stream. The request arrives as Node's
-// own (inbox-listener.ts, the usual way) or through Hono (app.ts, for unusual paths).
+// own (inbox-listener.ts, the usual way) or through Hono (app.ts, for unusual paths). Every 4xx
+// is recorded with its reason after it is answered (receive/refusals.ts, server.md §11).
 
 export const MAX_INBOX_BODY_BYTES = 1024 * 1024;
 const utf8 = new TextDecoder();
@@ -17,12 +26,15 @@ const utf8 = new TextDecoder();
 export interface InboxRequest extends SignedRequest {
   /** The body, read once; null when it is larger than MAX_INBOX_BODY_BYTES. */
   body(): Promise<Uint8Array | null>;
+  /** The client's address (read only for a refusal's record). */
+  client?(): string;
 }
 
-/** The answer: a status, and for a refusal the reason (sent as `{"detail": …}`). */
+/** The answer: a status, and for a refusal the reason (sent as `{"detail": …}`) and its code. */
 export interface InboxAnswer {
   status: number;
   detail?: string;
+  reason?: RefusalReason;
 }
 
 export async function handleInbox(
@@ -30,27 +42,60 @@ export async function handleInbox(
   request: InboxRequest,
   actorId: string | null,
 ): Promise<InboxAnswer> {
+  const seen: Seen = { bytes: null, activity: undefined, keyId: null };
+  const answer = await decide(services, request, actorId, seen);
+  if (answer.reason !== undefined) noteRefusal(services, request, actorId, seen, answer);
+  return answer;
+}
+
+/** What the inbox read of a request before answering it, for the refusal record. */
+interface Seen {
+  bytes: Uint8Array | null;
+  activity: unknown;
+  keyId: string | null;
+}
+
+async function decide(
+  services: Services,
+  request: InboxRequest,
+  actorId: string | null,
+  seen: Seen,
+): Promise<InboxAnswer> {
   if (actorId !== null) {
     const actor = await findLocalActor(services.db, actorId);
-    if (!actor) return problem(404, `no actor ${actorId} here`);
-    if (actor.deleted) return problem(410, `actor ${actorId} is gone`);
+    if (!actor || actor.deleted) {
+      // Read for the record only: what was sent, by whom.
+      await readForRecord(request, seen);
+      return actor
+        ? problem(410, "gone", `actor ${actorId} is gone`)
+        : problem(404, "unknown_actor", `no actor ${actorId} here`);
+    }
   }
   if (Number(request.headers.get("Content-Length") ?? 0) > MAX_INBOX_BODY_BYTES) {
-    return problem(413, "activity larger than 1 MiB");
+    return problem(413, "too_large", "activity larger than 1 MiB");
   }
   const bytes = await request.body();
-  if (bytes === null) return problem(413, "activity larger than 1 MiB");
+  if (bytes === null) return problem(413, "too_large", "activity larger than 1 MiB");
+  seen.bytes = bytes;
   const parsed = parseJsonText(utf8.decode(bytes));
   if (!parsed.ok)
-    return problem(400, parsed.reason === tooDeepReason ? parsed.reason : "the body is not JSON");
+    return parsed.reason === tooDeepReason
+      ? problem(400, "too_deep", parsed.reason)
+      : problem(400, "malformed", "the body is not JSON");
   const activity = parsed.value;
+  seen.activity = activity;
   const sender = isObject(activity) ? idOf(activity.actor) : undefined;
-  if (!sender) return problem(400, "the activity has no actor");
+  if (!sender) return problem(400, "malformed", "the activity has no actor");
 
   const signed = await verifySigner(services, request, bytes);
-  if (!signed.ok) return problem(401, signed.reason);
+  if (!signed.ok) return problem(401, signed.code, signed.reason);
+  seen.keyId = signed.keyId;
   if (signed.owner !== sender)
-    return problem(401, `signed by ${signed.owner}, not by the activity's actor ${sender}`);
+    return problem(
+      401,
+      "actor_mismatch",
+      `signed by ${signed.owner}, not by the activity's actor ${sender}`,
+    );
 
   const received = await receiveActivity(
     services,
@@ -58,14 +103,82 @@ export async function handleInbox(
     sender,
     actorId,
   );
-  if (!received.ok) return problem(401, received.reason);
+  if (!received.ok) return problem(401, "actor_mismatch", received.reason);
+  if (received.accounts) recordAccepted(services, hostOf(sender) ?? "?", received.accounts);
   // A replay is answered like the first delivery: the sender need not know we had it.
   return { status: 202 };
 }
 
+async function readForRecord(request: InboxRequest, seen: Seen) {
+  if (Number(request.headers.get("Content-Length") ?? 0) > MAX_INBOX_BODY_BYTES) return;
+  seen.bytes = await request.body().catch(() => null);
+  const parsed = seen.bytes === null ? undefined : parseJsonText(utf8.decode(seen.bytes));
+  if (parsed?.ok) seen.activity = parsed.value;
+}
+
+/** The refusal record's entry for a refused request (written after the answer, grouped). */
+function noteRefusal(
+  services: Services,
+  request: InboxRequest,
+  actorId: string | null,
+  seen: Seen,
+  answer: InboxAnswer,
+) {
+  const activity = isObject(seen.activity) ? seen.activity : undefined;
+  const keyId = seen.keyId ?? keyIdOf(request);
+  const type = activity?.type;
+  recordRefusal(services, {
+    receivedAt: Date.now(),
+    client: request.client?.() ?? "unknown",
+    inbox: request.url,
+    keyId,
+    keyHost: keyId === null ? null : (hostOf(keyId) ?? null),
+    actorHost: activity ? (hostOf(idOf(activity.actor)) ?? null) : null,
+    activityId: typeof activity?.id === "string" ? activity.id : null,
+    activityType:
+      typeof type === "string"
+        ? type
+        : Array.isArray(type) && typeof type[0] === "string"
+          ? type[0]
+          : null,
+    status: answer.status,
+    reason: answer.reason!,
+    detail: answer.detail ?? "",
+    body: seen.bytes === null ? null : utf8.decode(seen.bytes.subarray(0, KEPT_BODY_BYTES)),
+    addressedTo: actorId !== null ? [actorId] : activity ? addressedIn(activity) : [],
+  });
+}
+
+/** The keyId a request's signature names (draft-cavage or RFC 9421), or null. */
+function keyIdOf(request: InboxRequest): string | null {
+  const header = request.headers.get("Signature-Input") ?? request.headers.get("Signature") ?? "";
+  return /keyid="([^"]+)"/i.exec(header)?.[1] ?? null;
+}
+
+function hostOf(url: string | undefined): string | undefined {
+  if (url === undefined) return undefined;
+  try {
+    return new URL(url).host || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The client's address: the peer, or behind --trust-proxy the last X-Forwarded-For address. */
+export function inboxClient(
+  peer: string | undefined,
+  forwardedFor: string | null | undefined,
+  trustProxy: boolean,
+): string {
+  if (!trustProxy || !forwardedFor) return peer ?? "unknown";
+  const last = forwardedFor.split(",").at(-1)?.trim() ?? "";
+  return isIP(last) !== 0 ? last : (peer ?? "unknown");
+}
+
 /** A fetch Request (through Hono) as the inbox reads it. */
-export function inboxRequestOf(request: Request): InboxRequest {
+export function inboxRequestOf(request: Request, client?: () => string): InboxRequest {
   return {
+    client,
     method: request.method,
     url: request.url,
     headers: request.headers,
@@ -84,6 +197,6 @@ export function inboxResponse(answer: InboxAnswer): Response {
     : Response.json({ detail: answer.detail }, { status: answer.status });
 }
 
-function problem(status: number, detail: string): InboxAnswer {
-  return { status, detail };
+function problem(status: number, reason: RefusalReason, detail: string): InboxAnswer {
+  return { status, detail, reason };
 }

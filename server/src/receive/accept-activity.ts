@@ -21,8 +21,11 @@ export type Receive = (
   actorId: string | null,
 ) => Promise<Received>;
 
-/** Taken (a replay is taken too, and adds nothing), or refused with the reason. */
-export type Received = { ok: true } | { ok: false; reason: string };
+/**
+ * Taken (a replay is taken too, and adds nothing), with the accounts whose actors it was for; or
+ * refused with the reason.
+ */
+export type Received = { ok: true; accounts?: number[] } | { ok: false; reason: string };
 
 /** How long an activity id is remembered: longer than any sender keeps retrying one. */
 export const SEEN_FOR_MS = 7 * 24 * 3600_000;
@@ -83,10 +86,11 @@ export async function acceptActivity(
     if (key) await markStoredGrouped(services.db, key);
   }
   await sweepNowAndThen(services);
+  const accounts = accountsOf(addressed);
   // A replay to every addressed actor changes nothing (no second Accept, no second follower).
-  if (addressed.length > 0 && recipients.length === 0) return { ok: true };
+  if (addressed.length > 0 && recipients.length === 0) return { ok: true, accounts };
   await handlers.for(raw)?.(services, { raw, sender, recipients });
-  return { ok: true };
+  return { ok: true, accounts };
 }
 
 /**
@@ -104,6 +108,14 @@ async function claim(services: Services, key: SeenKey): Promise<Claim> {
     if (result !== "busy" || now > giveUp) return result === "busy" ? "claimed" : result;
     await new Promise((resolve) => setTimeout(resolve, BUSY_POLL_MS));
   }
+}
+
+function accountsOf(addressed: Recipient[]): number[] {
+  if (addressed.length === 1)
+    return addressed[0]!.accountId === null ? [] : [addressed[0]!.accountId];
+  const accounts = new Set<number>();
+  for (const { accountId } of addressed) if (accountId !== null) accounts.add(accountId);
+  return [...accounts];
 }
 
 async function sweepNowAndThen(services: Services) {

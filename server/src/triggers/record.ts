@@ -1,6 +1,8 @@
 import type { Services } from "../services.ts";
 import { listTriggerDeliveries, redeliverTrigger } from "../delivery/delivery-records.store.ts";
 import { announceDeliveries } from "../delivery/queue.ts";
+import { listDeliveryAttempts } from "../delivery/attempts.store.ts";
+import { toAttempt } from "../delivery/hosts.ts";
 import { findTrigger, listTriggerEvents } from "./triggers.store.ts";
 import type { TriggerRecord } from "./trigger-record.ts";
 
@@ -20,6 +22,10 @@ export async function readTriggerRecord(
   const trigger = await findTrigger(services.db, accountId, id);
   if (!trigger) return null;
   const deliveries = await listTriggerDeliveries(services.db, id);
+  const attempts = await listDeliveryAttempts(
+    services.db,
+    deliveries.map((d) => d.id),
+  );
   return {
     id,
     method: trigger.method,
@@ -36,6 +42,7 @@ export async function readTriggerRecord(
       // Only a delivery that will be tried again has a next attempt.
       nextAttemptAt: d.state === "queued" || d.state === "retrying" ? iso(d.next_attempt_at) : null,
       deliveredAt: iso(d.delivered_at),
+      attemptLog: (attempts.get(d.id) ?? []).map(toAttempt),
     })),
     events: await listTriggerEvents(services.db, id),
   };

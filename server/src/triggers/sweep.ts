@@ -3,6 +3,7 @@ import type { Db } from "../db/db.ts";
 import { deleteEndedDeliveries } from "../db/deliveries.store.ts";
 import { deleteOldHostDays } from "../delivery/hosts.store.ts";
 import { deleteUnusedBodies } from "../delivery/delivery-bodies.store.ts";
+import { deleteOldAttempts } from "../delivery/attempts.store.ts";
 import { deleteFinishedTriggers } from "./triggers.store.ts";
 
 const log = getLogger(["corral", "trigger"]);
@@ -16,6 +17,7 @@ const EVERY_MS = 3600_000;
 
 export async function sweepEnded(db: Db, now = Date.now()): Promise<void> {
   await deleteEndedDeliveries(db, now - RETENTION_MS);
+  await deleteOldAttempts(db, now - RETENTION_MS);
   await deleteUnusedBodies(db, now - RETENTION_MS);
   await deleteFinishedTriggers(db, now - RETENTION_MS);
   await deleteOldHostDays(db, now);

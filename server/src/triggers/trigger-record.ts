@@ -1,5 +1,7 @@
 // The record of one trigger, as GET /fe/actor/triggers/{id} answers it (server.md section 8).
-// Without imports: fe/wire.ts re-exports it, and the console type-checks it.
+// Imports only import-free files: fe/wire.ts re-exports it, and the console type-checks it.
+
+import type { DeliveryAttempt } from "../delivery/host-health.ts";
 
 export interface TriggerRecord {
   id: string;
@@ -16,6 +18,11 @@ export interface TriggerRecord {
     lastError: string | null;
     nextAttemptAt: string | null;
     deliveredAt: string | null;
+    /**
+     * Corral's addition (server.md §11): each attempt, oldest first, as a host's attempts list
+     * them (`attempts` is their count, as section 8 has it).
+     */
+    attemptLog?: DeliveryAttempt[];
   }>;
   events: Array<{ stream: string; id: number }>;
 }

@@ -122,7 +122,8 @@ describe("inbox", () => {
       new Request(signed.url, { method: "POST", headers: signed.headers, body: tampered }),
     );
     expect(response.status).toBe(401);
-    expect(await response.json()).toEqual({ detail: expect.stringContaining("does not verify") });
+    // The digest it signed is not the body's: the answer says which check failed (server.md §11).
+    expect(await response.json()).toEqual({ detail: "the Digest header does not match the body" });
     const events = await readEvents(b.services, bob.accountId, "incoming");
     expect(events.some((e) => e.data.raw.id === activity.id)).toBe(false);
   });

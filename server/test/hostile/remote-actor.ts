@@ -19,10 +19,25 @@ export interface RemoteActor {
   requests: { method: string; url: string; headers: IncomingMessage["headers"]; body: string }[];
   /** The owners of the keys that signed GETs it answered (authorizedFetch only). */
   verifiedGetters: string[];
+  /** How POSTs are answered from now on (default 202 and no body). */
+  postAnswer: { status: number; body?: string; headers?: Record<string, string> };
+  /** Answers GETs of `path` so from now on (any status, body and headers). */
+  answerGet(
+    path: string,
+    answer: { status: number; body?: string; headers?: Record<string, string> },
+  ): void;
   /** Serves `body` (JSON text) at `path` from now on. */
   serve(path: string, body: string): void;
-  /** A POST of `body` to `url` signed with this actor's key (draft-cavage unless told). */
-  signedPost(url: string, body: string, spec?: "rfc9421"): Promise<Request>;
+  /**
+   * A POST of `body` to `url` signed with this actor's key (draft-cavage unless told); `headers`
+   * given are signed as they are (a Date or Digest of the test's choosing).
+   */
+  signedPost(
+    url: string,
+    body: string,
+    spec?: "rfc9421",
+    headers?: Record<string, string>,
+  ): Promise<Request>;
   close(): Promise<void>;
 }
 
@@ -39,6 +54,10 @@ export async function startRemoteActor(
   const documents = new Map<string, string>();
   const requests: RemoteActor["requests"] = [];
   const verifiedGetters: string[] = [];
+  const getAnswers = new Map<
+    string,
+    { status: number; body?: string; headers?: Record<string, string> }
+  >();
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
@@ -50,6 +69,12 @@ export async function startRemoteActor(
         body: Buffer.concat(chunks).toString("utf8"),
       });
       const path = (req.url ?? "/").split("?")[0]!;
+      const fixed = req.method === "GET" ? getAnswers.get(path) : undefined;
+      if (fixed) {
+        res.writeHead(fixed.status, fixed.headers);
+        res.end(fixed.body);
+        return;
+      }
       const document = req.method === "GET" ? documents.get(path) : undefined;
       if (document !== undefined && options.refuseSigned && req.headers.signature) {
         res.writeHead(401);
@@ -68,8 +93,11 @@ export async function startRemoteActor(
       if (document !== undefined) {
         res.writeHead(200, { "Content-Type": "application/activity+json" });
         res.end(document);
+      } else if (req.method === "POST") {
+        res.writeHead(remote.postAnswer.status, remote.postAnswer.headers);
+        res.end(remote.postAnswer.body);
       } else {
-        res.writeHead(req.method === "POST" ? 202 : 404);
+        res.writeHead(404);
         res.end();
       }
     });
@@ -90,18 +118,20 @@ export async function startRemoteActor(
       publicKey: { id: `${actorId}#main-key`, owner: actorId, publicKeyPem },
     }),
   );
-  return {
+  const remote: RemoteActor = {
+    postAnswer: { status: 202 },
     base,
     port,
     actorId,
     requests,
     verifiedGetters,
     serve: (path, body) => void documents.set(path, body),
-    signedPost: (url, body, spec) =>
+    answerGet: (path, answer) => void getAnswers.set(path, answer),
+    signedPost: (url, body, spec, headers) =>
       signRequest(
         new Request(url, {
           method: "POST",
-          headers: { "Content-Type": "application/activity+json" },
+          headers: { "Content-Type": "application/activity+json", ...headers },
           body,
         }),
         keys.privateKey,
@@ -114,6 +144,7 @@ export async function startRemoteActor(
         server.closeAllConnections();
       }),
   };
+  return remote;
 }
 
 /** The owner of the key that signed this GET, fetched from its server unsigned; or null. */

@@ -1,0 +1,263 @@
+// Issue 28 item 2 (server.md §11, "One host, both directions"): GET /fe/account/hosts/{host}
+// tells a host's software, what it sent us (accepted and refused), what we sent it, and every
+// attempt with the start of its answer; a trigger's deliveries list their attempts; a host never
+// reached is on GET /fe/account/hosts, failing, with the reason in words.
+
+import { randomUUID } from "node:crypto";
+import { createServer } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { addActor, addAccount, fe, signIn, startTestServer, type TestServer } from "../server.ts";
+import { startRemoteActor, type RemoteActor } from "../hostile/remote-actor.ts";
+
+let server: TestServer;
+let remote: RemoteActor;
+let token: string;
+let actor: string;
+
+// Names the server resolves itself: the remote peer under a name, and a name that resolves to
+// nothing (as a DNS failure).
+const resolveHost = async (hostname: string) => {
+  if (hostname === "nowhere.test") {
+    throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: "ENOTFOUND" });
+  }
+  return ["127.0.0.1"];
+};
+
+beforeAll(async () => {
+  [server, remote] = await Promise.all([
+    startTestServer({ resolveHost }),
+    startRemoteActor({ name: "peer.test" }),
+  ]);
+  remote.serve(
+    "/.well-known/nodeinfo",
+    JSON.stringify({
+      links: [
+        {
+          rel: "http://nodeinfo.diaspora.software/ns/schema/2.1",
+          href: `${remote.base}/nodeinfo/2.1`,
+        },
+      ],
+    }),
+  );
+  remote.serve(
+    "/nodeinfo/2.1",
+    JSON.stringify({ version: "2.1", software: { name: "testodon", version: "4.2.1" } }),
+  );
+  await addAccount(server, "hana");
+  token = await signIn(server, "hana");
+  actor = (await addActor(server, token)).id;
+});
+afterAll(async () => {
+  await Promise.all([server?.close(), remote?.close()]);
+});
+
+const host = () => new URL(remote.base).host;
+
+async function send(to: string): Promise<string> {
+  const response = await fe(server, token, "/actor/trigger/send_message", {
+    body: {
+      actor,
+      data: {
+        "@context": "https://www.w3.org/ns/activitystreams",
+        id: `${actor}/activities/${randomUUID()}`,
+        type: "Create",
+        actor,
+        to: [to],
+        object: { type: "Note", content: "hello" },
+      },
+    },
+  });
+  expect(response.status).toBe(202);
+  return response.headers.get("Corral-Trigger-Id")!;
+}
+
+async function recordWhen(id: string, done: (record: TriggerRecordJson) => boolean) {
+  let record: TriggerRecordJson | undefined;
+  await expect
+    .poll(
+      async () => {
+        record = await (await fe(server, token, `/actor/triggers/${id}`)).json();
+        return done(record!);
+      },
+      { timeout: 15_000 },
+    )
+    .toBe(true);
+  return record!;
+}
+type TriggerRecordJson = {
+  deliveries: Array<{
+    inbox: string;
+    state: string;
+    attempts: number;
+    attemptLog: Array<{ status: number | null; response: string | null; error: string | null }>;
+  }>;
+};
+
+describe("one host, both directions", () => {
+  it("lists each attempt of a delivery retried three times, with statuses and answer starts", async () => {
+    remote.postAnswer = {
+      status: 503,
+      body: `<html><body>${"Busy. ".repeat(100)}</body></html>`,
+      headers: { "Content-Type": "text/html" },
+    };
+    const id = await send(remote.actorId);
+    await recordWhen(id, (r) => r.deliveries[0]?.attempts === 1);
+    for (const n of [2, 3]) {
+      if (n === 3) remote.postAnswer = { status: 202 };
+      expect(
+        (await fe(server, token, `/actor/triggers/${id}/redeliver`, { body: {} })).status,
+      ).toBe(202);
+      await recordWhen(id, (r) => r.deliveries[0]?.attempts === n);
+    }
+    const record = await recordWhen(id, (r) => r.deliveries[0]?.state === "delivered");
+    const log = record.deliveries[0]!.attemptLog;
+    expect(log.map((a) => a.status)).toEqual([503, 503, 202]);
+    expect(log[0]!.response).toMatch(/^<html><body>Busy\. /);
+    expect(Buffer.byteLength(log[0]!.response!)).toBe(300);
+    expect(log[0]!.error).toMatch(/answered 503/);
+    expect(log[2]).toMatchObject({ error: null, response: null });
+
+    const detail = await (await fe(server, token, `/account/hosts/${host()}`)).json();
+    expect(detail.attempts.map((a: { status: number }) => a.status)).toEqual([202, 503, 503]);
+    expect(detail.attempts[0]).toMatchObject({ inbox: `${remote.base}/inbox` });
+    expect(detail.attempts[0].durationMs).toBeGreaterThanOrEqual(0);
+    expect(detail.software).toEqual({ name: "testodon", version: "4.2.1" });
+    expect(detail.outbound).toMatchObject({ host: host(), state: "ok" });
+    expect(detail).toMatchObject({ host: host(), state: "ok", hold: null });
+  });
+
+  it("counts what the host sent: accepted and refused, by reason", async () => {
+    const note = () =>
+      JSON.stringify({
+        "@context": "https://www.w3.org/ns/activitystreams",
+        id: `${remote.actorId}/activities/${randomUUID()}`,
+        type: "Create",
+        actor: remote.actorId,
+        to: [actor],
+        object: { type: "Note", content: "in" },
+      });
+    const good = note();
+    const signed = await remote.signedPost(`${actor}/inbox`, good);
+    expect(
+      (await fetch(signed.url, { method: "POST", headers: signed.headers, body: good })).status,
+    ).toBe(202);
+    const bad = note();
+    const skewed = await remote.signedPost(`${actor}/inbox`, bad, undefined, {
+      Date: new Date(Date.now() - 2 * 3600_000).toUTCString(),
+    });
+    expect(
+      (await fetch(skewed.url, { method: "POST", headers: skewed.headers, body: bad })).status,
+    ).toBe(401);
+    let inbound: Record<string, unknown> = {};
+    await expect
+      .poll(async () => {
+        inbound = (await (await fe(server, token, `/account/hosts/${host()}`)).json()).inbound;
+        return inbound.accepted7d === 1 && inbound.refused7d === 1;
+      })
+      .toBe(true);
+    expect(inbound).toMatchObject({ refusedByReason: { date_skew: 1 } });
+    expect(typeof inbound.lastAcceptedAt).toBe("string");
+    expect(typeof inbound.lastRefusedAt).toBe("string");
+  });
+
+  it("shows a host never reached as failing, with the reason in words", async () => {
+    const closed = await closedPort();
+    await send(`http://127.0.0.1:${closed}/actor`);
+    await send("http://nowhere.test/actor");
+    let hosts: Array<{ host: string; state: string; lastError: string | null }> = [];
+    await expect
+      .poll(async () => {
+        hosts = await (await fe(server, token, "/account/hosts")).json();
+        return hosts.filter((h) => h.state === "failing").length;
+      })
+      .toBe(2);
+    const refused = hosts.find((h) => h.host === `127.0.0.1:${closed}`)!;
+    expect(refused.lastError).toMatch(/could not be reached: ECONNREFUSED/);
+    const unresolved = hosts.find((h) => h.host === "nowhere.test")!;
+    expect(unresolved.lastError).toMatch(/could not be reached: ENOTFOUND/);
+  });
+
+  it("answers 404 for a host never heard of", async () => {
+    const response = await fe(server, token, "/account/hosts/never.test");
+    expect(response.status).toBe(404);
+  });
+});
+
+describe("checking a host", () => {
+  const check = async (name: string, on = server, as = token) => {
+    const started = Date.now();
+    const response = await fe(on, as, `/account/hosts/${name}/check`, { method: "POST" });
+    expect(response.status).toBe(200);
+    expect(Date.now() - started).toBeLessThan(30_000);
+    return (await response.json()) as {
+      steps: Array<{ step: string; ok: boolean; ms: number; detail: string }>;
+      verdict: string;
+    };
+  };
+
+  it("passes every step on a healthy host", async () => {
+    // The remote actor sent us an activity (above): it is an actor of that host we know.
+    remote.serve(
+      "/.well-known/webfinger",
+      JSON.stringify({
+        subject: "acct:remote@peer.test",
+        links: [{ rel: "self", type: "application/activity+json", href: remote.actorId }],
+      }),
+    );
+    remote.answerGet("/inbox", { status: 405, body: "" });
+    const result = await check(host());
+    expect(result.steps.map((s) => [s.step, s.ok])).toEqual([
+      ["resolve", true],
+      ["connect", true],
+      ["nodeinfo", true],
+      ["webfinger", true],
+      ["actor", true],
+      ["inbox", true],
+    ]);
+    expect(result.steps[2]!.detail).toBe("testodon 4.2.1");
+    expect(result.verdict).toMatch(/passed every step/);
+  });
+
+  it("names the inbox step and its 403 when the inbox answers 403 with an HTML page", async () => {
+    remote.answerGet("/inbox", {
+      status: 403,
+      body: "<html><body><h1>Forbidden</h1></body></html>",
+      headers: { "Content-Type": "text/html" },
+    });
+    const result = await check(host());
+    expect(result.steps.at(-1)).toMatchObject({ step: "inbox", ok: false });
+    expect(result.verdict).toMatch(/^The GET of its inbox failed: .*answered 403 Forbidden/);
+  });
+
+  it("stops at resolving on a private address without --allow-private-addresses, connecting nowhere", async () => {
+    const guarded = await startTestServer({ allowPrivateAddresses: false });
+    const sink = await startRemoteActor();
+    try {
+      await addAccount(guarded, "gus");
+      const gus = await signIn(guarded, "gus");
+      const result = await check(`127.0.0.1:${sink.port}`, guarded, gus);
+      expect(result.steps).toHaveLength(1);
+      expect(result.steps[0]).toMatchObject({ step: "resolve", ok: false });
+      expect(result.verdict).toMatch(/^Resolving its name failed: refused private address/);
+      expect(sink.requests).toEqual([]);
+    } finally {
+      await Promise.all([guarded.close(), sink.close()]);
+    }
+  });
+
+  it("names the connection when nothing listens", async () => {
+    const closed = await closedPort();
+    const result = await check(`127.0.0.1:${closed}`);
+    expect(result.steps.map((s) => s.ok)).toEqual([true, false]);
+    expect(result.verdict).toMatch(/^Connecting to it failed: .*ECONNREFUSED/);
+  });
+});
+
+/** A port nothing listens on (taken, then freed). */
+async function closedPort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const port = (probe.address() as { port: number }).port;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
