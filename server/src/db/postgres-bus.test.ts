@@ -1,3 +1,4 @@
+import { configure, reset, type LogRecord } from "@logtape/logtape";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BusMessage } from "./bus.ts";
 import { createPostgresBus, type PostgresBus } from "./postgres-bus.ts";
@@ -91,16 +92,23 @@ describe("PostgreSQL event bus", () => {
       throw new Error("broken subscriber");
     });
     const healthy = record(bus);
-    const errors: unknown[] = [];
-    const original = console.error;
-    console.error = (...args: unknown[]) => void errors.push(args);
+    // The failure is one line through the logger (never console.error with a stack).
+    const errors: LogRecord[] = [];
+    await configure({
+      reset: true,
+      sinks: { memory: (record) => void errors.push(record) },
+      loggers: [
+        { category: ["corral"], sinks: ["memory"], lowestLevel: "error" },
+        { category: ["logtape", "meta"], sinks: [], lowestLevel: "error" },
+      ],
+    });
     try {
       await bus.publish({ accountId: 5, stream: "error", seq: 1 });
       expect(await healthy.next(1)).toEqual([{ accountId: 5, stream: "error", seq: 1 }]);
     } finally {
-      console.error = original;
+      await reset();
     }
-    expect(errors).toHaveLength(1);
+    expect(errors.map((r) => r.category.join("."))).toEqual(["corral.bus"]);
   });
 
   it("fails with one readable line when PostgreSQL is unreachable", async () => {

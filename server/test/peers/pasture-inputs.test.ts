@@ -54,6 +54,19 @@ async function postCorpus(inbox: (actorId: string) => string) {
   return { recipient, sent, answers };
 }
 
+/** The inputs whose object muck_out 0.3.16 does not normalise (see expectOnStream). */
+const WITHOUT_EMBEDDED_OBJECT = [
+  "html_tags[26]", // content <script>…</script>: nothing left once cleaned
+  "html_tags[27]", // content <img …>: nothing left once cleaned
+  "html_tags_article[26]",
+  "html_tags_article[27]",
+  "necessary_properties[1]", // no id
+  "necessary_properties[3]", // no attributedTo
+  "necessary_properties[4]", // no type
+  "object_types[12]", // ["Note", "Article"]
+  "object_types[13]", // no type
+];
+
 /** Each activity on the recipient's incoming stream once, as sent, its types in `parsed`. */
 async function expectOnStream({ recipient, sent }: Awaited<ReturnType<typeof postCorpus>>) {
   const events = await readEvents(server!.services, recipient.accountId, "incoming");
@@ -67,12 +80,13 @@ async function expectOnStream({ recipient, sent }: Awaited<ReturnType<typeof pos
     const parsed = event!.data.parsed;
     expect(parsed.activity.type, name).toBe("Create");
     const object = activity.object as Record<string, unknown>;
-    // muck_out's key for an activity's embedded object is `embedded_object` (`object` before);
-    // of a list of types (`["Note", "Article"]`) Corral keeps the first, where muck_out drops
-    // the embedded object (docs/pasture-inputs.md).
-    const embedded = parsed.embedded_object ?? parsed.object;
-    if (!Array.isArray(object.type) || embedded !== undefined)
-      expect(embedded.type, name).toBe([object.type].flat()[0]);
+    // `parsed` is muck_out 0.3.16's: it leaves out an embedded object it cannot normalise (no
+    // id, no attributedTo, no single type, content that is nothing once cleaned of markup), as
+    // these inputs do (docs/pasture-inputs.md); `raw` still carries it whole.
+    const embedded = parsed.embedded_object;
+    const expectsNone = WITHOUT_EMBEDDED_OBJECT.includes(name);
+    expect(embedded === undefined, name).toBe(expectsNone);
+    if (!expectsNone) expect(embedded.type, name).toBe([object.type].flat()[0]);
     expect(event!.actor, name).toBe(recipient.actorId);
   }
   expect(events).toHaveLength(sent.length);
