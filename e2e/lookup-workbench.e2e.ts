@@ -255,10 +255,10 @@ test("Find in document opens, counts and scrolls to the matches in a large docum
   const find = page.getByRole("textbox", { name: "Find in document" });
   await find.fill("needle");
 
-  // The answer holds the document twice: as fetched ("raw") and as understood ("parsed").
-  await page.getByRole("status").filter({ hasText: "3 matches" }).waitFor();
+  // The answer holds the document as fetched ("raw") and as understood ("parsed", muck_out's
+  // normalisation, which makes nothing of this bare Person: {}), so the matches are raw's two.
+  await page.getByRole("status").filter({ hasText: "2 matches" }).waitFor();
   const current = page.locator("main .jt-match-current");
-  await find.press("Enter");
   // The collapsed publicKey of the raw document was opened to show its match, which is on screen.
   await eventually(() => current.textContent()).toBe('publicKeyPem: "PEM with a needle inside"');
   expect(await page.getByRole("button", { name: "Collapse publicKey" }).count()).toBeGreaterThan(0);

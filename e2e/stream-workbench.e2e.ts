@@ -119,8 +119,9 @@ test("Compact and Newest first change the list and are remembered across a reloa
   // Compact: collapsed below depth 1 and opened by a click; the newest is on top.
   expect(await firstTree.innerText()).not.toContain("note");
   await firstTree.getByText("parsed", { exact: true }).click();
-  await firstTree.getByText("object", { exact: true }).last().click();
-  await firstTree.getByText('"newer note"').waitFor();
+  await firstTree.getByText("embedded_object", { exact: true }).click();
+  // content and, as muck_out writes it, contentPlain.
+  await firstTree.getByText('"newer note"').first().waitFor();
   // A click on a collapsed row's {…} expands it too, not only a click on its key.
   const rawRow = firstTree.getByRole("button", { name: "Expand raw" }).locator("..");
   await rawRow.getByText("{…}").click();

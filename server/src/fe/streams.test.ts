@@ -49,6 +49,18 @@ describe("GET /fe/account/stream/{type}", () => {
     ]);
   });
 
+  it("sends an outgoing event of a trigger as stored: the body goes only with error events", async () => {
+    const server = await start();
+    const account = await addAccount(server, "alice");
+    const token = await signIn(server, "alice");
+    const sse = await connect(server, token, "outgoing");
+    await sse.waitFor((f) => f.comment === "connected");
+    const outgoing = { event_type: "outgoing", data: { raw: { type: "Note" } }, trigger_id: "t1" };
+    await server.services.events.append(account.id, "outgoing", outgoing);
+    const [frame] = await sse.waitForData(1);
+    expect(JSON.parse(frame!.data!)).toEqual(outgoing);
+  });
+
   it("replays every event after Last-Event-ID, then continues live", async () => {
     const server = await start();
     const account = await addAccount(server, "alice");

@@ -10,7 +10,7 @@ import { Hono } from "hono";
 import type { StreamName, ValidationError } from "./wire.ts";
 import { streamNames } from "./wire.ts";
 import { tokenWatchOf } from "../accounts/index.ts";
-import { SentBodies } from "../events/index.ts";
+import { SentBodies, type StoredEvent } from "../events/index.ts";
 import type { Services } from "../services.ts";
 import type { FeEnv } from "./auth.ts";
 import { sendValidationErrors } from "./errors.ts";
@@ -53,15 +53,20 @@ export function createStreamRoutes(services: Services) {
       const after = Number.isSafeInteger(parsed) && parsed >= 0 ? parsed : null;
       resumeFrom = after === null ? null : String(after);
       open = async (handlers) => {
-        // Rows are completed (a trigger's body in its first error event on this connection) in
-        // the order they came, one batch after the other.
+        // Error rows are completed (a trigger's body in its first error event on this
+        // connection) in the order they came, one batch after the other. Only error events:
+        // an outgoing event carries its trigger_id too, and never the body.
         const sentBodies = new SentBodies();
+        const complete = (rows: StoredEvent[]) =>
+          stream === "error"
+            ? services.events.completeForConnection(rows, sentBodies)
+            : Promise.resolve(rows);
         let completing: Promise<void> = Promise.resolve();
         const watch = await services.events.watch(accountId, stream as StreamName, after, {
           onRows(rows) {
             completing = completing
               .then(async () => {
-                const whole = await services.events.completeForConnection(rows, sentBodies);
+                const whole = await complete(rows);
                 handlers.onFrames(whole.map((row) => ({ id: String(row.seq), data: row.data })));
               })
               .catch(handlers.onError);
