@@ -11,6 +11,9 @@ import type {
   LookupRequest,
   LookupResult,
   MethodInformationModel,
+  RefusalEntry,
+  RefusalPage,
+  RefusalReason,
   SignInRequest,
   SignInResponse,
   TriggerRequest,
@@ -27,6 +30,9 @@ export type {
   LookupResult,
   SignInRequest,
   SignInResponse,
+  RefusalEntry,
+  RefusalPage,
+  RefusalReason,
   TriggerRequest,
 };
 export type Actor = ActorInformation;
