@@ -16,6 +16,9 @@ const PerformPage = lazyPage(() =>
 const DeliveriesPage = lazyPage(() =>
   import("../features/deliveries/deliveries-page.tsx").then((module) => module.DeliveriesPage),
 );
+const HostPage = lazyPage(() =>
+  import("../features/deliveries/host-page.tsx").then((module) => module.HostPage),
+);
 const RefusedPage = lazyPage(() =>
   import("../features/refused/refused-page.tsx").then((module) => module.RefusedPage),
 );
@@ -54,6 +57,7 @@ export const routes: RouteObject[] = [
         ),
       },
       { path: "/deliveries", element: <RequireSignIn children={<DeliveriesPage />} /> },
+      { path: "/deliveries/:host", element: <RequireSignIn children={<HostPage />} /> },
       { path: "/refused", element: <RequireSignIn children={<RefusedPage />} /> },
       { path: "*", element: <UnknownPage /> }, // not in console.md: a mistyped address keeps the layout
     ],
