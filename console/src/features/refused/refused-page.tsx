@@ -158,15 +158,20 @@ function ReasonCounts({ rows }: { rows: RefusalEntry[] }) {
   const counts = new Map<string, number>();
   for (const row of rows) counts.set(row.reason, (counts.get(row.reason) ?? 0) + 1);
   return (
-    <Box component="ul" aria-label="Refusals per reason" sx={{ listStyle: "none", p: 0, m: 0 }}>
-      <Stack direction="row" useFlexGap spacing={1} sx={{ flexWrap: "wrap" }}>
-        {[...counts].map(([reason, count]) => (
-          <li key={reason}>
-            <Chip size="small" label={`${reasonLabel(reason)}: ${count}`} />
-          </li>
-        ))}
-      </Stack>
-    </Box>
+    <Stack
+      component="ul"
+      aria-label="Refusals per reason"
+      direction="row"
+      useFlexGap
+      spacing={1}
+      sx={{ listStyle: "none", p: 0, m: 0, flexWrap: "wrap" }}
+    >
+      {[...counts].map(([reason, count]) => (
+        <li key={reason}>
+          <Chip size="small" label={`${reasonLabel(reason)}: ${count}`} />
+        </li>
+      ))}
+    </Stack>
   );
 }
 
