@@ -51,7 +51,7 @@ test("a remote whose Digest is wrong shows on Refused with the reason in words, 
     await page.getByRole("heading", { name: peer.host, level: 1 }).waitFor();
     const inbound = page.getByRole("region", { name: "Inbound (from it)" });
     await eventually(() => inbound.textContent()).toContain("Refused (7 days)1");
-    expect(await inbound.textContent()).toContain("Refused: digest_mismatch1");
+    expect(await inbound.textContent()).toContain("Refused: Digest does not match the body1");
   } finally {
     await peer.close();
   }

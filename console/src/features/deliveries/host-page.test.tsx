@@ -133,7 +133,11 @@ describe("host page", () => {
     const inbound = screen.getByRole("region", { name: "Inbound (from it)" });
     expect(valueOf(inbound, "Accepted (7 days)")).toBe("12");
     expect(valueOf(inbound, "Refused (7 days)")).toBe("3");
-    expect(valueOf(inbound, "Refused: digest_mismatch")).toBe("3");
+    expect(valueOf(inbound, "Refused: Digest does not match the body")).toBe("3");
+    expect(within(inbound).getByRole("link", { name: "3" })).toHaveAttribute(
+      "href",
+      "/refused?host=mastodon.example",
+    );
     expect(valueOf(inbound, "Last refused")).toBe(formatWhen("2026-11-25T02:00:00Z"));
     const out = screen.getByRole("region", { name: "Outbound (to it)" });
     expect(valueOf(out, "State")).toBe("failing");

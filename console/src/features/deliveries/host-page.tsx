@@ -17,6 +17,7 @@ import {
 } from "@mui/material";
 import { Link as RouterLink, useParams } from "react-router";
 import { checkHost, fetchHostDetail } from "../../lib/host-client.ts";
+import { reasonLabel } from "../../lib/refusal-client.ts";
 import type { HostCheck, HostDetail } from "../../lib/wire-types.ts";
 import { formatWhen } from "./format-when.ts";
 import { StopDeliveryDialog } from "./stop-delivery-dialog.tsx";
@@ -105,10 +106,18 @@ export function HostPage() {
               <dt>Accepted (7 days)</dt>
               <dd>{detail.inbound.accepted7d}</dd>
               <dt>Refused (7 days)</dt>
-              <dd>{detail.inbound.refused7d}</dd>
+              <dd>
+                {detail.inbound.refused7d > 0 ? (
+                  <Link component={RouterLink} to={`/refused?host=${encodeURIComponent(host)}`}>
+                    {detail.inbound.refused7d}
+                  </Link>
+                ) : (
+                  0
+                )}
+              </dd>
               {Object.entries(detail.inbound.refusedByReason).map(([reason, count]) => (
                 <Box component="div" key={reason} sx={{ display: "contents" }}>
-                  <dt>Refused: {reason}</dt>
+                  <dt>Refused: {reasonLabel(reason)}</dt>
                   <dd>{count}</dd>
                 </Box>
               ))}

@@ -172,6 +172,15 @@ describe("refused page", () => {
     expect(fe.calls.at(-1)!.query.get("host")).toBe("pixelfed.example");
   });
 
+  it("opened with ?host= (from a host's page) shows that host's refusals", async () => {
+    signIn();
+    renderConsole("/refused?host=pixelfed.example");
+
+    const table = await screen.findByRole("table", { name: "Refused requests" });
+    expect(bodyRows(table)).toHaveLength(1);
+    expect(screen.getByRole("textbox", { name: "Host" })).toHaveValue("pixelfed.example");
+  });
+
   it("shows a body kept with the refusal on asking", async () => {
     const { table, user } = await openRefused();
 

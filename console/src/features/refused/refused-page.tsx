@@ -17,7 +17,7 @@ import {
   TextField,
   Typography,
 } from "@mui/material";
-import { Link as RouterLink } from "react-router";
+import { Link as RouterLink, useSearchParams } from "react-router";
 import {
   fetchRefusals,
   REFUSAL_REASONS,
@@ -40,7 +40,12 @@ const noWrap = { whiteSpace: "nowrap" } as const;
 
 /** What the inbox refused, newest first (workbench.md "What the inbox refused"). */
 export function RefusedPage() {
-  const [filters, setFilters] = useState<Filters>({ host: "", reason: "" });
+  // A host's page links here with ?host= (its refusals); the filters start from it.
+  const [params] = useSearchParams();
+  const [filters, setFilters] = useState<Filters>({
+    host: params.get("host") ?? "",
+    reason: params.get("reason") ?? "",
+  });
   const [loaded, setLoaded] = useState<Loaded>({
     rows: [],
     more: false,
