@@ -16,11 +16,14 @@ export type RemotePeer = {
   inbox: string;
   /** What GET /inbox answers from now on (its body an HTML page). */
   inboxGetStatus(status: number): void;
-  /** POSTs an activity to `inbox`, signed; `wrongDigest` sends a Digest of another body. */
+  /**
+   * POSTs an activity to `inbox`, signed; `wrongDigest` sends a Digest of another body,
+   * `dateOffsetMs` a Date that far off (signed as sent), `badSignature` a signature of other text.
+   */
   post(
     inbox: string,
     activity: Record<string, unknown>,
-    options?: { wrongDigest?: boolean },
+    options?: { wrongDigest?: boolean; dateOffsetMs?: number; badSignature?: boolean },
   ): Promise<number>;
   close(): Promise<void>;
 };
@@ -114,14 +117,16 @@ export async function startRemotePeer(name: string): Promise<RemotePeer> {
     const digested = options.wrongDigest ? `${body} ` : body;
     const digest = `SHA-256=${createHash("sha256").update(digested).digest("base64")}`;
     const target = new URL(inbox);
-    const date = new Date().toUTCString();
+    const date = new Date(Date.now() + (options.dateOffsetMs ?? 0)).toUTCString();
     const signed = [
       `(request-target): post ${target.pathname}`,
       `host: ${target.host}`,
       `date: ${date}`,
       `digest: ${digest}`,
     ].join("\n");
-    const signature = createSign("sha256").update(signed).sign(privateKey, "base64");
+    const signature = createSign("sha256")
+      .update(options.badSignature ? `${signed}\nx` : signed)
+      .sign(privateKey, "base64");
     const response = await fetch(inbox, {
       method: "POST",
       headers: {
