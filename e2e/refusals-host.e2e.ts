@@ -75,6 +75,8 @@ for (const bad of badRequests) {
       const inbound = page.getByRole("region", { name: "Inbound (from it)" });
       await eventually(() => inbound.textContent()).toContain("Refused (7 days)1");
       expect(await inbound.textContent()).toContain(`Refused: ${bad.reason}1`);
+      const itsRefusals = page.getByRole("table", { name: "Newest refusals" });
+      await eventually(() => itsRefusals.textContent()).toContain(bad.words);
     } finally {
       await peer.close();
     }

@@ -32,7 +32,7 @@ export function refusalHost(entry: RefusalEntry): string {
   return entry.keyHost ?? entry.actorHost ?? entry.client;
 }
 
-export type RefusalQuery = { host?: string; reason?: string; before?: number };
+export type RefusalQuery = { host?: string; reason?: string; before?: number; limit?: number };
 
 export type RefusalAnswer =
   | { ok: true; refusals: RefusalEntry[]; more: boolean }
@@ -52,6 +52,7 @@ export async function fetchRefusals(
     if (query.host) params.set("host", query.host);
     if (query.reason) params.set("reason", query.reason);
     if (query.before !== undefined) params.set("before", String(query.before));
+    if (query.limit !== undefined) params.set("limit", String(query.limit));
     const search = params.size > 0 ? `?${params.toString()}` : "";
     const result = await callFe<RefusalPage>(`/account/refusals${search}`, { signal });
     if (result.status === 404) {

@@ -83,6 +83,33 @@ beforeAll(async () => {
             body: { ...state.detail, outbound: state.hosts.hosts[0], ...state.hosts.hosts[0] },
           }
         : { status: 404, body: { detail: `Nothing was sent to or heard from ${params.host}` } },
+    "GET /account/refusals": ({ query }) => ({
+      status: 200,
+      body: {
+        refusals:
+          query.get("host") === "mastodon.example" && query.get("limit") === "10"
+            ? [
+                {
+                  id: 9,
+                  at: "2026-11-25T02:00:00Z",
+                  client: "203.0.113.7",
+                  inbox: "http://127.0.0.1/inbox",
+                  keyId: "https://mastodon.example/users/zoe#main-key",
+                  keyHost: "mastodon.example",
+                  actorHost: "mastodon.example",
+                  activityId: "https://mastodon.example/activities/9",
+                  activityType: "Create",
+                  status: 401,
+                  reason: "digest_mismatch",
+                  detail: "the Digest header does not match the body",
+                  body: null,
+                  attributed: true,
+                },
+              ]
+            : [],
+        more: true,
+      },
+    }),
     "POST /account/hosts/:host/check": async () => {
       await state.checkGate;
       return { status: 200, body: failingCheck };
@@ -161,6 +188,22 @@ describe("host page", () => {
       "HTTP 403 Forbidden",
       "<html><body>Forbidden</body></html>",
     ]);
+  });
+
+  it("lists its newest refusals, with the way to all of them on Refused", async () => {
+    await openHost();
+
+    const table = await screen.findByRole("table", { name: "Newest refusals" });
+    const cells = within(within(table).getAllByRole("row")[1]!).getAllByRole("cell");
+    expect(cells.map((cell) => cell.textContent)).toEqual([
+      formatWhen("2026-11-25T02:00:00Z"),
+      "Digest does not match the body: the Digest header does not match the body",
+      "401",
+      "Create https://mastodon.example/activities/9",
+    ]);
+    expect(
+      screen.getByRole("link", { name: "All refusals from mastodon.example" }),
+    ).toHaveAttribute("href", "/refused?host=mastodon.example");
   });
 
   it("stops delivery after confirming, and offers to resume it", async () => {

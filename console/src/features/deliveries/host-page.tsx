@@ -17,7 +17,7 @@ import {
 } from "@mui/material";
 import { Link as RouterLink, useParams } from "react-router";
 import { checkHost, fetchHostDetail } from "../../lib/host-client.ts";
-import { reasonLabel } from "../../lib/refusal-client.ts";
+import { fetchRefusals, reasonLabel, type RefusalEntry } from "../../lib/refusal-client.ts";
 import type { HostCheck, HostDetail } from "../../lib/wire-types.ts";
 import { formatWhen } from "./format-when.ts";
 import { StopDeliveryDialog } from "./stop-delivery-dialog.tsx";
@@ -184,6 +184,7 @@ export function HostPage() {
           </Stack>
           <HostCheckPanel host={host} />
           <Attempts detail={detail} />
+          {detail.inbound.refused7d > 0 && <HostRefusals host={host} round={round} />}
         </>
       )}
       {/* The check needs no record of the host: offered even when nothing was read. */}
@@ -338,6 +339,77 @@ function Attempts({ detail }: { detail: HostDetail }) {
             </TableBody>
           </Table>
         </TableContainer>
+      )}
+    </Stack>
+  );
+}
+
+const REFUSALS_SHOWN = 10;
+
+/** The host's newest refusals; the rest on "Refused", filtered by the host. */
+function HostRefusals({ host, round }: { host: string; round: number }) {
+  const [rows, setRows] = useState<RefusalEntry[] | null>(null);
+  const [more, setMore] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    fetchRefusals({ host, limit: REFUSALS_SHOWN }, controller.signal).then(
+      (answer) => {
+        if (controller.signal.aborted) return;
+        if (answer.ok) {
+          setRows(answer.refusals);
+          setMore(answer.more);
+        } else if (!answer.unsupported) {
+          setProblem(answer.reason);
+        }
+      },
+      () => {},
+    );
+    return () => controller.abort();
+  }, [host, round]);
+
+  return (
+    <Stack spacing={1} component="section" aria-label="Its refusals">
+      <Typography variant="h6" component="h2">
+        Its refusals
+      </Typography>
+      {problem && <Typography>Could not read its refusals: {problem}.</Typography>}
+      {rows && (
+        <TableContainer sx={{ overflowX: "auto" }}>
+          <Table size="small" aria-label="Newest refusals">
+            <TableHead>
+              <TableRow>
+                {["Time", "Reason", "Status", "Activity"].map((title) => (
+                  <TableCell key={title} sx={noWrap}>
+                    {title}
+                  </TableCell>
+                ))}
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {rows.map((row) => (
+                <TableRow key={row.id}>
+                  <TableCell sx={noWrap}>{formatWhen(row.at)}</TableCell>
+                  <TableCell>
+                    {reasonLabel(row.reason)}: {row.detail}
+                  </TableCell>
+                  <TableCell>{row.status}</TableCell>
+                  <TableCell sx={{ wordBreak: "break-all" }}>
+                    {row.activityType ?? ""} {row.activityId ?? ""}
+                  </TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        </TableContainer>
+      )}
+      {more && (
+        <Typography>
+          <Link component={RouterLink} to={`/refused?host=${encodeURIComponent(host)}`}>
+            All refusals from {host}
+          </Link>
+        </Typography>
       )}
     </Stack>
   );
