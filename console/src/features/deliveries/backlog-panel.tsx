@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Box, Link, Paper, Stack, Typography } from "@mui/material";
 import { Link as RouterLink } from "react-router";
 import { fetchBacklog } from "../../lib/host-client.ts";
@@ -24,21 +24,27 @@ export function BacklogPanel({ round }: { round: number }) {
   const [backlog, setBacklog] = useState<Backlog | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
 
+  // One ask at a time, never cut short: a round that comes while one is under way is skipped,
+  // so a 404 is remembered before the route could be asked again.
+  const asking = useRef(false);
+  const mounted = useRef(true);
   useEffect(() => {
-    const controller = new AbortController();
-    fetchBacklog(controller.signal).then(
-      (answer) => {
-        if (controller.signal.aborted) return;
-        if (answer.ok) {
-          setBacklog(answer.backlog);
-          setProblem(null);
-        } else if (!answer.unsupported) {
-          setProblem(answer.reason);
-        }
-      },
-      () => {},
-    );
-    return () => controller.abort();
+    mounted.current = true;
+    return () => void (mounted.current = false);
+  }, []);
+  useEffect(() => {
+    if (asking.current) return;
+    asking.current = true;
+    void fetchBacklog().then((answer) => {
+      asking.current = false;
+      if (!mounted.current) return;
+      if (answer.ok) {
+        setBacklog(answer.backlog);
+        setProblem(null);
+      } else if (!answer.unsupported) {
+        setProblem(answer.reason);
+      }
+    });
   }, [round]);
 
   if (backlog === null && problem === null) return null;
