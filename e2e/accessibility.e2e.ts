@@ -1,9 +1,11 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import type { Page } from "playwright-core";
+import { onTestFinished } from "vitest";
 import { expect, test } from "./harness/fixtures.ts";
 import { eventually, openFromDrawer } from "./harness/console-ui.ts";
 import { buildCreateNote } from "./harness/fe-api.ts";
+import { startRemotePeer } from "./harness/remote-peer.ts";
 import { causeErrors, messageTrees, signInWithTwoActors } from "./harness/stream-events.ts";
 
 // Issue 25 item 15b: axe-core's WCAG 2.1 A and AA rules over every page, in light and in dark
@@ -81,6 +83,14 @@ test("signed in with messages, every page passes axe-core's WCAG 2.1 A/AA rules 
   });
   await causeErrors(setup, 1);
   await eventually(() => messageTrees(page).count()).toBe(1);
+  // A remote whose Digest lies: a row on "Refused" and a host page with something on it.
+  const peer = await startRemotePeer("mallory");
+  onTestFinished(() => peer.close());
+  const receiver = (await (
+    await fetch(setup.receiver, { headers: { Accept: "application/activity+json" } })
+  ).json()) as { inbox: string };
+  const refused = buildCreateNote(peer.actor, setup.receiver, "refused");
+  expect(await peer.post(receiver.inbox, refused, { wrongDigest: true })).toBe(401);
   const pages = {
     info: "/",
     lookup: `/lookup?uri=${encodeURIComponent(setup.receiver)}`,
@@ -91,6 +101,8 @@ test("signed in with messages, every page passes axe-core's WCAG 2.1 A/AA rules 
     all: "/stream/all",
     "no stream": "/stream",
     deliveries: "/deliveries",
+    refused: "/refused",
+    host: `/deliveries/${encodeURIComponent(peer.host)}`,
     unknown: "/nowhere",
   };
   const findings = await auditPages(page, pages, async (name) => {
@@ -100,6 +112,12 @@ test("signed in with messages, every page passes axe-core's WCAG 2.1 A/AA rules 
     if (["incoming", "outgoing", "error", "all"].includes(name))
       await messageTrees(page).first().waitFor();
     if (name === "deliveries") await page.getByRole("heading", { name: "Deliveries" }).waitFor();
+    if (name === "refused") await page.getByRole("table", { name: "Refused requests" }).waitFor();
+    if (name === "host") {
+      await page.getByRole("region", { name: "Inbound (from it)" }).waitFor();
+      await page.getByRole("button", { name: "Check host" }).click();
+      await page.getByRole("table", { name: "Check steps" }).waitFor({ timeout: 30_000 });
+    }
   });
   expect(findings).toEqual([]);
 });

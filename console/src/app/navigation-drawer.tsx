@@ -49,6 +49,7 @@ export const NAV_GROUPS: { title: string | null; entries: NavEntryDefinition[] }
       { to: "/stream/error", label: "Error", stream: "error" },
       { to: "/stream/all", label: "All" },
       { to: "/deliveries", label: "Deliveries" },
+      { to: "/refused", label: "Refused" },
     ],
   },
 ];

@@ -16,6 +16,12 @@ const PerformPage = lazyPage(() =>
 const DeliveriesPage = lazyPage(() =>
   import("../features/deliveries/deliveries-page.tsx").then((module) => module.DeliveriesPage),
 );
+const HostPage = lazyPage(() =>
+  import("../features/deliveries/host-page.tsx").then((module) => module.HostPage),
+);
+const RefusedPage = lazyPage(() =>
+  import("../features/refused/refused-page.tsx").then((module) => module.RefusedPage),
+);
 const StreamPage = lazyPage(() =>
   import("../features/streams/stream-page.tsx").then((module) => module.StreamPage),
 );
@@ -51,6 +57,8 @@ export const routes: RouteObject[] = [
         ),
       },
       { path: "/deliveries", element: <RequireSignIn children={<DeliveriesPage />} /> },
+      { path: "/deliveries/:host", element: <RequireSignIn children={<HostPage />} /> },
+      { path: "/refused", element: <RequireSignIn children={<RefusedPage />} /> },
       { path: "*", element: <UnknownPage /> }, // not in console.md: a mistyped address keeps the layout
     ],
   },

@@ -2,6 +2,7 @@ import { callFe } from "./fe-client.ts";
 import { describeFeError } from "./fe-error-detail.ts";
 import { readHostList, type HostAction, type HostHealth } from "./host-health.ts";
 import { rememberAbsent, routeOffered } from "./server-capabilities.ts";
+import type { Backlog, HostCheck, HostDetail } from "./wire-types.ts";
 
 // Corral's delivery-health routes (server.md §8) through the one fetch wrapper. Failures are
 // values; a network failure too, in words.
@@ -54,4 +55,75 @@ export async function actOnHost(
 
 function unreachable(failure: unknown): string {
   return `the server could not be reached (${String(failure)})`;
+}
+
+export type HostDetailAnswer =
+  { ok: true; detail: HostDetail } | { ok: false; unsupported: boolean; reason: string };
+
+/** `GET /fe/account/hosts/{host}` (server.md §11): both directions, hold, newest attempts. */
+export async function fetchHostDetail(
+  host: string,
+  signal?: AbortSignal,
+): Promise<HostDetailAnswer> {
+  try {
+    if ((await routeOffered("/account/hosts")) === "no") {
+      return { ok: false, unsupported: true, reason: "the server reports no hosts" };
+    }
+    const result = await callFe<HostDetail>(`/account/hosts/${encodeURIComponent(host)}`, {
+      signal,
+    });
+    if (!result.ok) return { ok: false, unsupported: false, reason: describeFeError(result) };
+    const detail = result.data;
+    if (!detail || detail.host !== host || !Array.isArray(detail.attempts) || !detail.inbound) {
+      return { ok: false, unsupported: false, reason: "the answer is not a host's detail" };
+    }
+    return { ok: true, detail };
+  } catch (failure) {
+    if (signal?.aborted) throw failure;
+    return { ok: false, unsupported: false, reason: unreachable(failure) };
+  }
+}
+
+/** `POST /fe/account/hosts/{host}/check`: the staged diagnosis, all steps in one answer. */
+export async function checkHost(
+  host: string,
+): Promise<{ ok: true; check: HostCheck } | { ok: false; reason: string }> {
+  try {
+    const path = `/account/hosts/${encodeURIComponent(host)}/check`;
+    const result = await callFe<HostCheck>(path, { method: "POST" });
+    if (!result.ok) return { ok: false, reason: describeFeError(result) };
+    const check = result.data;
+    if (!check || !Array.isArray(check.steps) || typeof check.verdict !== "string") {
+      return { ok: false, reason: "the answer is not a host check" };
+    }
+    return { ok: true, check };
+  } catch (failure) {
+    return { ok: false, reason: unreachable(failure) };
+  }
+}
+
+export type BacklogAnswer =
+  | { ok: true; backlog: Backlog }
+  | { ok: false; unsupported: true }
+  | { ok: false; unsupported: false; reason: string };
+
+/** `GET /fe/account/backlog`: what waits for delivery; absent on a real cattle_grid. */
+export async function fetchBacklog(signal?: AbortSignal): Promise<BacklogAnswer> {
+  try {
+    if ((await routeOffered("/account/backlog")) === "no") return { ok: false, unsupported: true };
+    const result = await callFe<Backlog>("/account/backlog", { signal });
+    if (result.status === 404) {
+      rememberAbsent("/account/backlog");
+      return { ok: false, unsupported: true };
+    }
+    if (!result.ok) return { ok: false, unsupported: false, reason: describeFeError(result) };
+    const backlog = result.data;
+    if (!backlog || typeof backlog.waiting !== "number" || !Array.isArray(backlog.worstHosts)) {
+      return { ok: false, unsupported: false, reason: "the answer is not a backlog" };
+    }
+    return { ok: true, backlog };
+  } catch (failure) {
+    if (signal?.aborted) throw failure;
+    return { ok: false, unsupported: false, reason: unreachable(failure) };
+  }
 }

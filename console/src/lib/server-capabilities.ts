@@ -9,7 +9,12 @@ import { callFe } from "./fe-client.ts";
 import { useUserStore } from "./user-store.ts";
 
 /** Optional routes, by the path the console asks. */
-export type OptionalRoute = "/account/activity" | "/account/hosts" | "/account/history";
+export type OptionalRoute =
+  | "/account/activity"
+  | "/account/hosts"
+  | "/account/history"
+  | "/account/refusals"
+  | "/account/backlog";
 
 export type Backend = { name: string; version: string | null };
 
@@ -17,11 +22,14 @@ type Known = { offered: readonly OptionalRoute[]; lacks: readonly OptionalRoute[
 
 /** What each server we know offers; anything not listed is asked once. */
 const KNOWN_BACKENDS: Record<string, Known> = {
-  corral: { offered: ["/account/activity", "/account/hosts"], lacks: [] },
+  corral: {
+    offered: ["/account/activity", "/account/hosts", "/account/refusals", "/account/backlog"],
+    lacks: [],
+  },
   // Seen on cattle_grid 0.5.22 (spec/cattle-grid-real.md "/fe as it answers").
   cattle_grid: {
     offered: ["/account/history"],
-    lacks: ["/account/activity", "/account/hosts"],
+    lacks: ["/account/activity", "/account/hosts", "/account/refusals", "/account/backlog"],
   },
 };
 

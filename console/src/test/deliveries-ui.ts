@@ -7,6 +7,7 @@ import { setHostPollMs } from "../features/deliveries/use-host-health.ts";
 import { setFeBaseUrl } from "../lib/fe-client.ts";
 import type { HostFailedDelivery, HostHealth } from "../lib/host-health.ts";
 import { resetUserStore } from "../lib/user-store.ts";
+import type { Backlog } from "../lib/wire-types.ts";
 import { startFeServer, type FeCall, type FeServer } from "./fe-server.ts";
 import { renderConsole } from "./render-console.tsx";
 import { signIn } from "./signed-in.ts";
@@ -41,6 +42,8 @@ export const deliveriesState = {
   info: sampleInfo(),
   triggers: createTriggerBook(),
   hosts: createHostBook(),
+  /** What GET /account/backlog answers; null: 404, as a server without the route. */
+  backlog: null as Backlog | null,
 };
 
 /** Starts the server for the file and resets the state before each test; returns the server. */
@@ -52,6 +55,13 @@ export function useDeliveriesFe(): { fe: () => FeServer } {
     fe = await startFeServer({
       ...specRoutes(deliveriesState),
       ...hostRoutes(() => deliveriesState.hosts, signedIn, unauthorized),
+      "GET /account/backlog": (call) => {
+        if (!signedIn(call)) return unauthorized;
+        const { backlog } = deliveriesState;
+        return backlog
+          ? { status: 200, body: backlog }
+          : { status: 404, body: { detail: "Not Found" } };
+      },
     });
     setHostPollMs(50);
   });
@@ -60,6 +70,7 @@ export function useDeliveriesFe(): { fe: () => FeServer } {
   beforeEach(() => {
     resetUserStore();
     deliveriesState.triggers = createTriggerBook();
+    deliveriesState.backlog = null;
     deliveriesState.hosts = createHostBook([failingHost(), sampleHost("pixelfed.example")]);
     setFeBaseUrl(fe.url);
     fe.calls.length = 0;

@@ -59,7 +59,9 @@ function send(c: Context, body: Buffer, type: string, cache: string) {
  * an unknown actor or WebFinger resource never answers 200 with a web page.
  */
 function isPageRequest(c: Context, path: string): boolean {
-  if (extname(path) !== "" && !path.endsWith(".html")) return false;
+  // A host's page (/deliveries/mastodon.social, /deliveries/127.0.0.1:8080) is named by its host.
+  const hostPage = /^\/deliveries\/[^/]+$/.test(path);
+  if (extname(path) !== "" && !path.endsWith(".html") && !hostPage) return false;
   if (/^\/(\.well-known|nodeinfo|actor|objects|inbox|fe)(\/|$)/.test(path)) return false;
   return (c.req.header("accept") ?? "").includes("text/html");
 }

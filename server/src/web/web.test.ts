@@ -46,6 +46,17 @@ describe("the console on the same origin", () => {
     expect((await fetch(`${server.url}/../../etc/passwd`)).status).toBe(404);
   });
 
+  it("serves index.html for a host's page, whose name has dots and a port", async () => {
+    const server = await start({ consoleDir: makeConsoleBuild() });
+    for (const route of ["/deliveries/mastodon.social", "/deliveries/127.0.0.1%3A8080"]) {
+      const response = await fetch(`${server.url}${route}`, page);
+      expect(response.status, route).toBe(200);
+      expect(await response.text()).toContain("<title>Corral console</title>");
+    }
+    // Elsewhere a dotted name is still a missing file, not a page.
+    expect((await fetch(`${server.url}/missing.png`, page)).status).toBe(404);
+  });
+
   it("sends security headers: a CSP that forbids framing, nosniff, a referrer policy", async () => {
     const server = await start({ consoleDir: makeConsoleBuild() });
     const response = await fetch(`${server.url}/signin`, page);

@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { Alert, Link, Stack, Typography } from "@mui/material";
 import { Link as RouterLink } from "react-router";
+import { BacklogPanel } from "./backlog-panel.tsx";
 import { FailedDeliveries } from "./failed-deliveries.tsx";
 import { HostTable } from "./host-table.tsx";
 import { RefreshStatus } from "./refresh-status.tsx";
@@ -56,6 +57,7 @@ export function DeliveriesPage() {
           </Typography>
         </Stack>
       )}
+      {!health.unsupported && <BacklogPanel round={health.seenAt?.getTime() ?? 0} />}
       {hosts !== null && hosts.length > 0 && (
         <>
           <HostTable

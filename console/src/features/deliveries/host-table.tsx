@@ -4,6 +4,7 @@ import {
   Button,
   Chip,
   CircularProgress,
+  Link,
   Paper,
   Stack,
   Table,
@@ -16,6 +17,7 @@ import {
   useMediaQuery,
 } from "@mui/material";
 import { useTheme } from "@mui/material/styles";
+import { Link as RouterLink } from "react-router";
 import type { HostAction, HostHealth, HostState } from "../../lib/host-health.ts";
 import { FailuresSparkline } from "./failures-sparkline.tsx";
 import { formatWhen } from "./format-when.ts";
@@ -164,7 +166,7 @@ function WideHostTable({ hosts, working, onStop, onAct }: Props) {
 /** A host name that a narrow column breaks after its dots ("pixelfed." "example"), not anywhere. */
 function HostName({ host }: { host: string }) {
   const labels = host.split(".");
-  return labels.map((label, index) => (
+  const name = labels.map((label, index) => (
     <Fragment key={index}>
       {label}
       {index < labels.length - 1 && (
@@ -174,6 +176,11 @@ function HostName({ host }: { host: string }) {
       )}
     </Fragment>
   ));
+  return (
+    <Link component={RouterLink} to={`/deliveries/${encodeURIComponent(host)}`}>
+      {name}
+    </Link>
+  );
 }
 
 function HostActions({
