@@ -1,6 +1,6 @@
-import { hash, KeyObject, timingSafeEqual, verify, type webcrypto } from "node:crypto";
+import { hash, timingSafeEqual, verify, type webcrypto } from "node:crypto";
 import type { KeyCache } from "@fedify/fedify";
-import { CryptographicKey } from "@fedify/fedify/vocab";
+import { findCachedKey } from "./cached-key.ts";
 
 // The common case of an inbox POST, checked synchronously: a draft-cavage signature made with an
 // RSA key we already hold, over (request-target), date and a SHA digest of the body. It applies
@@ -21,8 +21,6 @@ const DIGESTS = new Map([
   ["sha-512", "sha512"],
 ]);
 const RSA_ALGORITHMS = new Set(["rsa-sha256", "hs2019"]);
-
-const keyObjects = new WeakMap<webcrypto.CryptoKey, KeyObject>();
 
 export type QuickVerdict = { owner: string; keyId: string } | undefined;
 
@@ -62,28 +60,18 @@ export async function verifyDraftQuickly(
   if (Number.isNaN(date) || Math.abs(date - now) > TIME_WINDOW_MS) return undefined;
   if (body !== null && !digestMatches(headers.get("Digest"), body)) return undefined;
 
-  let keyUrl: URL;
-  try {
-    keyUrl = new URL(keyId);
-  } catch {
-    return undefined;
-  }
-  const key = await keyCache.get(keyUrl);
-  if (!(key instanceof CryptographicKey)) return undefined;
-  const owner = key.ownerId?.href;
-  if (!key.publicKey || !owner) return undefined;
-  const publicKey = toKeyObject(key.publicKey);
-  if (!publicKey) return undefined;
+  const key = await findCachedKey(keyCache, keyId);
+  if (!key || !isRsaSha256(key.publicKey)) return undefined;
 
   const signingString = draftSigningString(request, names);
   if (signingString === null) return undefined;
   const signed = verify(
     "sha256",
     Buffer.from(signingString),
-    publicKey,
+    key.keyObject,
     Buffer.from(signature, "base64"),
   );
-  return signed ? { owner, keyId: keyUrl.href } : undefined;
+  return signed ? { owner: key.owner, keyId: key.keyId } : undefined;
 }
 
 /**
@@ -143,16 +131,9 @@ function digestMatches(header: string | null, body: Uint8Array): boolean {
   return matched;
 }
 
-function toKeyObject(key: webcrypto.CryptoKey): KeyObject | undefined {
+function isRsaSha256(key: webcrypto.CryptoKey): boolean {
   const algorithm = key.algorithm as webcrypto.RsaHashedKeyAlgorithm;
-  if (algorithm.name !== "RSASSA-PKCS1-v1_5" || algorithm.hash?.name !== "SHA-256")
-    return undefined;
-  let keyObject = keyObjects.get(key);
-  if (!keyObject) {
-    keyObject = KeyObject.from(key);
-    keyObjects.set(key, keyObject);
-  }
-  return keyObject;
+  return algorithm.name === "RSASSA-PKCS1-v1_5" && algorithm.hash?.name === "SHA-256";
 }
 
 /** Why a signature that failed did fail, when the request itself shows it: digest or date. */

@@ -1,6 +1,6 @@
-import { constants, hash, KeyObject, timingSafeEqual, verify, type webcrypto } from "node:crypto";
+import { constants, hash, type KeyObject, timingSafeEqual, verify } from "node:crypto";
 import type { KeyCache } from "@fedify/fedify";
-import { CryptographicKey } from "@fedify/fedify/vocab";
+import { findCachedKey } from "./cached-key.ts";
 import { decodeDict, encodeItem, Item } from "structured-field-values";
 import type { QuickVerdict, SignedRequest } from "./verify-draft.ts";
 
@@ -23,8 +23,6 @@ interface Component {
   value: unknown;
   params: Params | null;
 }
-
-const keyObjects = new WeakMap<webcrypto.CryptoKey, KeyObject>();
 
 export async function verifyRfc9421Quickly(
   request: SignedRequest,
@@ -83,19 +81,12 @@ async function checkSignature(
   const base = signatureBase(request, components, params);
   if (base === null) return undefined;
 
-  let keyUrl: URL;
-  try {
-    keyUrl = new URL(keyid);
-  } catch {
-    return undefined;
-  }
-  const key = await keyCache.get(keyUrl);
-  if (!(key instanceof CryptographicKey)) return undefined;
-  const owner = key.ownerId?.href;
-  if (!key.publicKey || !owner) return undefined;
-  const keyObject = toKeyObject(key.publicKey);
+  const key = await findCachedKey(keyCache, keyid);
+  if (!key) return undefined;
   const data = Buffer.from(base);
-  return verifyWith(alg, keyObject, data, signature) ? { owner, keyId: keyUrl.href } : undefined;
+  return verifyWith(alg, key.keyObject, data, signature)
+    ? { owner: key.owner, keyId: key.keyId }
+    : undefined;
 }
 
 /** RFC 9421 section 2.5; null when a component is one this module does not derive. */
@@ -230,13 +221,4 @@ function verifyWith(
   } catch {
     return false;
   }
-}
-
-function toKeyObject(key: webcrypto.CryptoKey): KeyObject {
-  let keyObject = keyObjects.get(key);
-  if (!keyObject) {
-    keyObject = KeyObject.from(key);
-    keyObjects.set(key, keyObject);
-  }
-  return keyObject;
 }
