@@ -3,6 +3,10 @@ import { defineConfig } from "vitest/config";
 // One runner for the whole repository: `npm test` runs every project and prints one summary.
 export default defineConfig({
   test: {
+    // A worker per core (Vitest's default leaves one core idle: a single worker on two cores).
+    // The unit files mostly wait on servers, processes and databases they start, so two at once
+    // on two cores halve the run; the browser project stays one file at a time (below).
+    maxWorkers: "100%",
     projects: [
       {
         test: {
