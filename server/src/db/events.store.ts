@@ -165,6 +165,9 @@ export async function queryEvents(db: Db, query: EventQuery): Promise<StoredEven
     `SELECT seq, data, created_at FROM events WHERE ${where.join(" AND ")}
      ORDER BY seq ${oldestFirst ? "ASC" : "DESC"} LIMIT ?`,
     [...params, query.limit],
+    // Whether a text, actor or host filter is rare decides between its trigram index and the
+    // newest-first walk (trigram-indexes.ts); a generic plan would pick one for every pattern.
+    { planEachCall: true },
   );
   const events = rows.map(toStoredEvent);
   return oldestFirst ? events.reverse() : events;

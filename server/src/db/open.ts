@@ -2,6 +2,7 @@ import type { DatabaseSync } from "node:sqlite";
 import type { Db } from "./db.ts";
 import { migrate } from "./schema.ts";
 import { openSqlite } from "./sqlite.ts";
+import { ensureTrigramIndexes } from "./trigram-indexes.ts";
 
 export interface OpenDatabase {
   db: Db;
@@ -25,6 +26,7 @@ export async function openDatabase(
     throw new Error(`unsupported database URL "${url}": use sqlite:PATH or postgres://…`);
   }
   await migrate(opened.db);
+  await ensureTrigramIndexes(opened.db);
   return opened;
 }
 

@@ -1,5 +1,5 @@
 import postgres from "postgres";
-import type { Db } from "./db.ts";
+import type { Db, QueryOptions } from "./db.ts";
 import {
   bindParams,
   describeConnectError,
@@ -99,14 +99,15 @@ function wrap(
   end: () => Promise<void>,
   maxAttempts = MAX_ATTEMPTS,
 ): Db {
-  const query = async (text: string, params: readonly unknown[]) => {
+  const query = async (text: string, params: readonly unknown[], prepare = true) => {
     const statement = translatePlaceholders(text);
     const values = bindParams(params) as postgres.ParameterOrJSON<never>[];
     // A lone statement that lost a deadlock or serialization race had no effect: run it again.
     // Inside a transaction the whole transaction is retried instead (see transaction()).
     for (let attempt = 1; ; attempt++) {
       try {
-        return await runner.unsafe(statement, values, { prepare: true });
+        // An unnamed statement (prepare: false) is planned with its values at every call.
+        return await runner.unsafe(statement, values, { prepare });
       } catch (error) {
         if (inTransaction || !isRetryable(error) || attempt >= MAX_ATTEMPTS) throw mapError(error);
         await pause(attempt);
@@ -116,8 +117,8 @@ function wrap(
 
   const db: Db = {
     dialect: "postgres",
-    async all<T>(text: string, params: readonly unknown[] = []) {
-      return [...(await query(text, params))] as T[];
+    async all<T>(text: string, params: readonly unknown[] = [], options: QueryOptions = {}) {
+      return [...(await query(text, params, !options.planEachCall))] as T[];
     },
     async get<T>(text: string, params: readonly unknown[] = []) {
       return (await query(text, params))[0] as T | undefined;

@@ -317,6 +317,13 @@ const migrations: Migration[] = [
       `CREATE INDEX gone_inboxes_host ON gone_inboxes(account_id, host)`,
     ],
   },
+  {
+    // History's type filter (server.md §11) reads its matches newest first from this index
+    // rather than walking the whole stream for a type it holds few or none of. The substring
+    // filters' indexes on PostgreSQL need pg_trgm and are made apart (trigram-indexes.ts).
+    id: 11,
+    sql: () => [`CREATE INDEX events_kind ON events(account_id, stream, kind, seq)`],
+  },
 ];
 
 /** True when every migration this build knows has been applied (/readyz answers 200 only then). */

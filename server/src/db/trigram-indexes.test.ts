@@ -1,0 +1,161 @@
+import { randomBytes } from "node:crypto";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { configure, reset, type LogRecord } from "@logtape/logtape";
+import postgres from "postgres";
+import { afterAll, describe, expect, it } from "vitest";
+import type { Db } from "./db.ts";
+import { appendEvents, queryEvents } from "./events.store.ts";
+import { openDatabase } from "./open.ts";
+import {
+  createTestDatabase,
+  TEST_POSTGRES_ADMIN_URL,
+  type TestDatabase,
+} from "../../test/db/postgres-test-database.ts";
+
+// History's text filter answers exactly as a scan of every event would, on SQLite (a scan) and
+// on PostgreSQL (pg_trgm's index, whose candidates the ILIKE rechecks): case-insensitive for
+// ASCII letters, anywhere in the JSON, % and _ taken as text.
+
+const created: TestDatabase[] = [];
+afterAll(() => Promise.all(created.splice(0).map((d) => d.drop())));
+
+async function freshDb(dialect: "sqlite" | "postgres"): Promise<Db> {
+  if (dialect === "sqlite")
+    return (await openDatabase(`sqlite:${join(mkdtempSync(join(tmpdir(), "corral-trgm-")), "t")}`))
+      .db;
+  const database = await createTestDatabase();
+  created.push(database);
+  return (await openDatabase(database.url)).db;
+}
+
+const WORDS = ["Zanzibar", "ZANZIBAR", "zanzíbar", "Zanzíbar", "ZANZÍBAR", "100% off", "a_b", "ab"];
+
+/** 2,000 events, a few carrying one of WORDS, so that PostgreSQL prefers the index. */
+async function fill(db: Db): Promise<Map<number, string>> {
+  await db.run(`INSERT INTO accounts (name, password_hash, created_at) VALUES ('a', 'x', 1)`);
+  const texts = new Map<number, string>();
+  const events = [];
+  for (let n = 1; n <= 2000; n++) {
+    const word = n % 97 === 0 ? WORDS[(n / 97) % WORDS.length]! : `plain ${n}`;
+    const json = JSON.stringify({ type: "Create", content: `<p>note ${word} here</p>`, n });
+    texts.set(n, json);
+    events.push({ json, kind: "Create", actors: " https://x.example/u ", hosts: " x.example " });
+  }
+  for (let i = 0; i < events.length; i += 500)
+    await appendEvents(db, 1, "incoming", events.slice(i, i + 500));
+  await db.run(`ANALYZE`);
+  return texts;
+}
+
+/** What a scan finds: ASCII letters folded, nothing else. */
+const asciiLower = (text: string) => text.replace(/[A-Z]/g, (c) => c.toLowerCase());
+const scan = (texts: Map<number, string>, q: string) =>
+  [...texts]
+    .filter(([, json]) => asciiLower(json).includes(asciiLower(q)))
+    .map(([seq]) => seq)
+    .reverse();
+
+describe.each(["sqlite", "postgres"] as const)("history's text filter on %s", (dialect) => {
+  it("finds what a scan finds, for rare, common, short and non-ASCII words", async () => {
+    const db = await freshDb(dialect);
+    try {
+      const texts = await fill(db);
+      const check = async (on: Db) => {
+        for (const q of [...WORDS, "zAnZiBaR", "zanz", "note", "nowhere", "%", "_", "1"]) {
+          const found = await queryEvents(on, {
+            accountId: 1,
+            stream: "incoming",
+            limit: 500,
+            text: q,
+          });
+          expect(
+            found.map((e) => e.seq),
+            q,
+          ).toEqual(scan(texts, q).slice(0, 500));
+        }
+      };
+      await check(db);
+      // PostgreSQL again with the newest-first walk ruled out: the rare words from the index.
+      if (dialect === "postgres")
+        await db.transaction(async (tx) => {
+          await tx.run(`SET LOCAL enable_seqscan = off`);
+          await tx.run(`SET LOCAL enable_indexscan = off`);
+          await check(tx);
+        });
+    } finally {
+      await db.close();
+    }
+  });
+});
+
+describe("pg_trgm indexes on PostgreSQL", () => {
+  it("serves the text filter under its collation, and the actor and host filters", async () => {
+    const db = await freshDb("postgres");
+    try {
+      await fill(db);
+      // An index on plain `data` would not serve `data COLLATE "C" ILIKE`; small tables are
+      // scanned anyway, so the scan is ruled out to see whether the index can answer at all.
+      const plan = (condition: string) =>
+        db.transaction(async (tx) => {
+          await tx.run(`SET LOCAL enable_seqscan = off`);
+          const rows = await tx.all<{ "QUERY PLAN": string }>(
+            `EXPLAIN SELECT seq FROM events WHERE ${condition} ORDER BY seq DESC LIMIT 101`,
+          );
+          return rows.map((row) => row["QUERY PLAN"]).join("\n");
+        });
+      expect(await plan(`data COLLATE "C" ILIKE '%zanzibar%'`)).toContain("events_text_trgm");
+      expect(await plan(`actors LIKE '% https://x.example/u %'`)).toContain("events_actors_trgm");
+      expect(await plan(`hosts LIKE '% x.example %'`)).toContain("events_hosts_trgm");
+    } finally {
+      await db.close();
+    }
+  });
+
+  it("starts without them when pg_trgm cannot be created, says why in one log line, and still filters", async () => {
+    // A role that may create tables but not extensions (no CREATE on the database).
+    const database = await createTestDatabase();
+    created.push(database);
+    const role = `corral_noext_${randomBytes(4).toString("hex")}`;
+    const owner = postgres(database.url, { max: 1, onnotice: () => {} });
+    const admin = postgres(TEST_POSTGRES_ADMIN_URL, { max: 1, onnotice: () => {} });
+    await owner.unsafe(`CREATE ROLE ${role} LOGIN`);
+    await owner.unsafe(`GRANT CREATE ON SCHEMA public TO ${role}`);
+    const logs: LogRecord[] = [];
+    await configure({
+      reset: true,
+      sinks: { memory: (record) => void logs.push(record) },
+      loggers: [
+        { category: ["corral"], sinks: ["memory"], lowestLevel: "warning" },
+        { category: ["logtape", "meta"], sinks: [], lowestLevel: "error" },
+      ],
+    });
+    const url = new URL(database.url);
+    url.username = role;
+    let db: Db | undefined;
+    try {
+      db = (await openDatabase(url.href)).db;
+      expect(logs.map((r) => r.message.join(""))).toEqual([
+        expect.stringMatching(
+          /^could not set up pg_trgm for history's indexes \(.*permission denied.*\): text, actor and host filters scan/,
+        ),
+      ]);
+      await fill(db);
+      const found = await queryEvents(db, {
+        accountId: 1,
+        stream: "incoming",
+        limit: 10,
+        text: "zanzibar",
+      });
+      expect(found.length).toBeGreaterThan(0);
+    } finally {
+      await reset();
+      await db?.close();
+      await owner.end();
+      await database.drop();
+      await admin.unsafe(`DROP ROLE IF EXISTS ${role}`);
+      await admin.end();
+    }
+  });
+});
