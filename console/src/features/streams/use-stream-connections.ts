@@ -10,6 +10,7 @@ import {
 import { whenBackendKnown } from "../../lib/server-capabilities.ts";
 import { getConnectionTracker, setReconnectAction } from "../../lib/stream-connection.ts";
 import { useUserStore } from "../../lib/user-store.ts";
+import { fillNeverConnected, forgetStreamReach } from "./server-history.ts";
 import { createUpstreamFill, type UpstreamFill } from "./upstream-fill.ts";
 
 export function buildStreamUrl(type: StreamType): string {
@@ -37,6 +38,7 @@ export function useStreamConnections(): void {
   useEffect(() => {
     if (!token) return;
     let stopped = false;
+    forgetStreamReach();
     const handles: EventStreamHandle[] = [];
     for (const type of STREAM_TYPES) getConnectionTracker(type).onConnecting();
     void Promise.all(STREAM_TYPES.map((type) => waitForHydration(getStreamStore(type)))).then(
@@ -49,7 +51,12 @@ export function useStreamConnections(): void {
           (backend) => backend !== null && backend.name !== "corral",
         );
         for (const type of STREAM_TYPES) handles.push(connect(type, token, fill, upstream));
-        void upstream.then((yes) => (yes && !stopped ? fill.fillNewBrowser() : undefined));
+        void upstream.then((yes) => {
+          if (stopped) return;
+          if (yes) return fill.fillNewBrowser();
+          // Corral keeps each stream's events: a stream this browser never saw shows its newest.
+          for (const type of STREAM_TYPES) void fillNeverConnected(type);
+        });
       },
     );
     return () => {
