@@ -71,7 +71,7 @@ test("a new browser shows the newest retained messages, searches the older ones 
   // A word only in messages from before the browser connected, counted by the server.
   const search = page.getByRole("searchbox", { name: "Search messages" });
   await search.fill("zebra_method");
-  await eventually(() => shownCount(page)).toBe("2 of 2");
+  await eventually(() => shownCount(page)).toBe("2 of 105");
   await eventually(() => messageTrees(page).count()).toBe(2);
   expect(await messageTrees(page).first().textContent()).toContain("zebra_method_0");
   await search.fill("");
@@ -104,7 +104,7 @@ test("From and To narrow the list to the server's events received in that time",
   await eventually(() => shownCount(page)).toBe("5 of 5");
   await page.getByLabel("From", { exact: true }).fill(localInput(middle.at(-1)!.receivedAt));
   await page.getByLabel("To", { exact: true }).fill(localInput(middle[0]!.receivedAt));
-  await eventually(() => shownCount(page)).toBe("2 of 2");
+  await eventually(() => shownCount(page)).toBe("2 of 5");
   const text = await page.locator("main").textContent();
   expect(text).toContain("middle_method_0");
   expect(text).toContain("middle_method_1");

@@ -21,6 +21,8 @@ export type RetainedEvent = {
 
 export type EventQuery = {
   before?: string;
+  /** `"0"`: from the oldest retained (the page is still newest first). */
+  after?: string;
   /** Case-insensitive, anywhere in the event's JSON. */
   text?: string;
   since?: number;
@@ -42,6 +44,7 @@ export async function eventLogOffered(): Promise<boolean> {
 export function eventQueryString(query: EventQuery): string {
   const params = new URLSearchParams();
   if (query.before !== undefined) params.set("before", query.before);
+  if (query.after !== undefined) params.set("after", query.after);
   if (query.text !== undefined && query.text.trim() !== "") params.set("q", query.text.trim());
   if (query.since !== undefined) params.set("since", new Date(query.since).toISOString());
   if (query.until !== undefined) params.set("until", new Date(query.until).toISOString());
@@ -120,4 +123,26 @@ export async function fetchEventById(
   const page = await fetchEventPage(stream, { id, limit: 1 }, signal);
   if (!page.ok) return page;
   return { ok: true, event: page.events[0] ?? null };
+}
+
+export type Retention =
+  | { ok: true; count: number; newestId: number | null }
+  | { ok: false; absent: boolean; reason: string };
+
+/**
+ * How many events the server keeps for a stream, from two one-event pages: a stream's ids grow by
+ * one per event and the oldest are dropped first (server.md section 3), so the newest id less the
+ * oldest, plus one, counts them without reading them.
+ */
+export async function fetchRetention(stream: StreamType, signal?: AbortSignal): Promise<Retention> {
+  const [newest, oldest] = await Promise.all([
+    fetchEventPage(stream, { limit: 1 }, signal),
+    fetchEventPage(stream, { after: "0", limit: 1 }, signal),
+  ]);
+  if (!newest.ok) return newest;
+  if (!oldest.ok) return oldest;
+  const last = newest.events[0];
+  const first = oldest.events[0];
+  if (!last || !first) return { ok: true, count: 0, newestId: null };
+  return { ok: true, count: Number(last.id) - Number(first.id) + 1, newestId: Number(last.id) };
 }

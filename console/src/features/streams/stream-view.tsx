@@ -23,7 +23,7 @@ import { useLinkedEvent } from "./use-linked-event.ts";
 import { useLiveMessages, type StreamSource } from "./use-live-messages.ts";
 import { useMessageQuery } from "./use-message-query.ts";
 import { usePause } from "./use-pause.ts";
-import { unionByEvent, useServerSearch, withinRange } from "./use-server-search.ts";
+import { countRetained, unionByEvent, useServerSearch, withinRange } from "./use-server-search.ts";
 import { useStreamShortcuts } from "./use-stream-shortcuts.ts";
 import { useTypeFilter } from "./use-type-filter.ts";
 import { useViewPreferences } from "./view-preferences.ts";
@@ -55,6 +55,11 @@ export function StreamView({ source }: { source: StreamSource }) {
     [matches, chosen],
   );
   const searching = local.searching || server.waiting;
+  // A server search counts against what the server keeps (and what arrived since).
+  const ofCount = useMemo(
+    () => (server.retained ? countRetained(server.retained, live.messages) : undefined),
+    [server.retained, live.messages],
+  );
   const { compact, newestFirst } = useViewPreferences();
   const rows = useMemo(
     () => buildRows(shown, live.markers, newestFirst),
@@ -121,7 +126,7 @@ export function StreamView({ source }: { source: StreamSource }) {
         searchRef={searchRef}
         shownCount={shown.length}
         heldCount={live.messages.length}
-        ofCount={server.matches ? matches.length : undefined}
+        ofCount={ofCount}
         from={from}
         to={to}
         onFrom={setFrom}

@@ -3,9 +3,15 @@
 // all its matches (page after page, the server keeps a bounded number); typing waits a moment
 // before asking, and that wait shows as searching too.
 import { useEffect, useState } from "react";
-import { fetchAllMatches, type RetainedEvent } from "../../lib/event-history.ts";
+import {
+  fetchAllMatches,
+  fetchRetention,
+  type EventPage,
+  type RetainedEvent,
+  type Retention,
+} from "../../lib/event-history.ts";
 import { readActivityType } from "../../lib/stream-activity-types.ts";
-import { STREAM_TYPES, type StreamMessage } from "../../lib/stream-store.ts";
+import { STREAM_TYPES, type StreamMessage, type StreamType } from "../../lib/stream-store.ts";
 import type { StreamSource } from "./use-live-messages.ts";
 
 export const SEARCH_SETTLE_MS = 300;
@@ -17,6 +23,8 @@ export type ServerSearch = {
   active: boolean;
   /** The server's matches, oldest first; null until the first answer (or without the route). */
   matches: readonly StreamMessage[] | null;
+  /** What the server kept when asked: how many events, and each stream's newest id then. */
+  retained: { count: number; newestIds: Partial<Record<StreamType, number>> } | null;
   waiting: boolean;
   /** Why the search failed, in words. */
   error: string | null;
@@ -27,6 +35,7 @@ export type ServerSearch = {
 type Answer = {
   key: string;
   matches: StreamMessage[] | null;
+  retained: ServerSearch["retained"];
   error: string | null;
   absent: boolean;
 };
@@ -55,27 +64,44 @@ export function useServerSearch(
         since: range.since ?? undefined,
         until: range.until ?? undefined,
       };
-      void Promise.all(streams.map((s) => fetchAllMatches(s, query, controller.signal)))
-        .then((pages) => {
+      const asked = Promise.all([
+        Promise.all(streams.map((s) => fetchAllMatches(s, query, controller.signal))),
+        Promise.all(streams.map((s) => fetchRetention(s, controller.signal))),
+      ]);
+      void asked
+        .then(([pages, retentions]) => {
           if (controller.signal.aborted) return;
-          const failed = pages.find((page) => !page.ok);
+          const failed = [...pages, ...retentions].find((page) => !page.ok);
           if (failed && !failed.ok) {
             if (failed.absent) setAbsent(true);
             setAnswer({
               key,
               matches: null,
+              retained: null,
               error: failed.absent ? null : failed.reason,
               absent: failed.absent,
             });
             return;
           }
-          const events = pages.flatMap((page) => (page.ok ? page.events : []));
-          setAnswer({ key, matches: toMessages(events), error: null, absent: false });
+          const events = (pages as EventPage[]).flatMap((page) => (page.ok ? page.events : []));
+          const retained = { count: 0, newestIds: {} as Partial<Record<StreamType, number>> };
+          (retentions as Retention[]).forEach((r, i) => {
+            if (!r.ok) return;
+            retained.count += r.count;
+            if (r.newestId !== null) retained.newestIds[streams[i]!] = r.newestId;
+          });
+          setAnswer({ key, matches: toMessages(events), retained, error: null, absent: false });
         })
         .catch((error: unknown) => {
           if (controller.signal.aborted) return;
           const reason = error instanceof Error ? error.message : String(error);
-          setAnswer({ key, matches: null, error: `The search failed: ${reason}`, absent: false });
+          setAnswer({
+            key,
+            matches: null,
+            retained: null,
+            error: `The search failed: ${reason}`,
+            absent: false,
+          });
         });
     }, SEARCH_SETTLE_MS);
     return () => {
@@ -89,6 +115,7 @@ export function useServerSearch(
   return {
     active: active && !absent,
     matches: active && current ? current.matches : null,
+    retained: active && current ? current.retained : null,
     waiting: active && !absent && current === null,
     error: active ? (current?.error ?? null) : null,
     absent,
@@ -147,4 +174,21 @@ export function withinRange(
       (range.since === null || at >= range.since) && (range.until === null || at <= range.until)
     );
   });
+}
+
+/**
+ * "N of M"'s M during a server search: what the server kept when asked, plus the held messages
+ * that arrived after (newer than each stream's newest id then).
+ */
+export function countRetained(
+  retained: NonNullable<ServerSearch["retained"]>,
+  held: readonly StreamMessage[],
+): number {
+  let count = retained.count;
+  for (const message of held) {
+    if (message.id === null) continue;
+    const newest = retained.newestIds[message.stream];
+    if (newest === undefined || Number(message.id) > newest) count++;
+  }
+  return count;
 }
