@@ -93,7 +93,10 @@ async function askEarlier(type: StreamType): Promise<void> {
 
 /** The newest retained events for a stream this browser never saw (its store says so). */
 export function fillNeverConnected(type: StreamType): Promise<void> {
-  if (!getStreamStore(type).getState().neverConnected) return Promise.resolve();
+  const store = getStreamStore(type);
+  if (!store.getState().neverConnected) return Promise.resolve();
+  // Once: a later sign-in on this page is no new browser.
+  store.setState({ neverConnected: false });
   return loadEarlier(type);
 }
 
