@@ -168,6 +168,9 @@ export function createStreamStore(options: StreamStoreOptions): StreamStore {
       // Stored beside the live rows, without moving the position a reload resumes from.
       writer.enqueue(toRow(key, message), false);
     }
+    // Written at once, not after the usual delay: a reload replays live rows after the stored
+    // position, but nothing would bring back history rows it came too early for.
+    void writer.flush();
     const activityTypes = types.changed() ? types.sorted() : state.activityTypes;
     store.setState({ messages: older.concat(state.messages), activityTypes });
     return older.length;
