@@ -10,7 +10,6 @@ import {
 import { whenBackendKnown } from "../../lib/server-capabilities.ts";
 import { getConnectionTracker, setReconnectAction } from "../../lib/stream-connection.ts";
 import { useUserStore } from "../../lib/user-store.ts";
-import { fillNeverConnected, forgetStreamReach } from "./server-history.ts";
 import { createUpstreamFill, type UpstreamFill } from "./upstream-fill.ts";
 
 export function buildStreamUrl(type: StreamType): string {
@@ -38,7 +37,9 @@ export function useStreamConnections(): void {
   useEffect(() => {
     if (!token) return;
     let stopped = false;
-    forgetStreamReach();
+    // Loaded apart from the first screen (first-load budget); the stream pages load it anyway.
+    const history = import("./server-history.ts");
+    void history.then((h) => h.forgetStreamReach());
     const handles: EventStreamHandle[] = [];
     for (const type of STREAM_TYPES) getConnectionTracker(type).onConnecting();
     void Promise.all(STREAM_TYPES.map((type) => waitForHydration(getStreamStore(type)))).then(
@@ -55,7 +56,9 @@ export function useStreamConnections(): void {
           if (stopped) return;
           if (yes) return fill.fillNewBrowser();
           // Corral keeps each stream's events: a stream this browser never saw shows its newest.
-          for (const type of STREAM_TYPES) void fillNeverConnected(type);
+          void history.then((h) => {
+            if (!stopped) for (const type of STREAM_TYPES) void h.fillNeverConnected(type);
+          });
         });
       },
     );
