@@ -5,6 +5,12 @@ import { spawnSync } from "node:child_process";
 const steps = [
   ["console bench build", "npm", ["run", "build:bench", "-w", "console", "--silent"]],
   ["console (Chromium)", "node", ["bench/console.bench.ts"]],
+  ["console build", "npm", ["run", "build", "--silent"]],
+  [
+    "stream history on a new browser (Chromium, real server)",
+    "node",
+    ["bench/stream-history.bench.ts"],
+  ],
   ["federation (loopback)", "node", ["bench/federation.bench.ts"]],
   ["delivery and inbox vs bare Fedify (loopback)", "node", ["bench/delivery.bench.ts"]],
   [

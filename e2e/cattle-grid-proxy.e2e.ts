@@ -89,6 +89,17 @@ describe("the console in front of the real cattle_grid", () => {
     await expect
       .poll(() => page.getByText(/Create/).count(), { timeout: 10_000 })
       .toBeGreaterThan(0);
+    // It keeps no history to page through or search: the page says so instead of offering it.
+    await page
+      .getByText(/The server keeps no history of this stream that the console can page/)
+      .waitFor();
+    expect(await page.getByRole("button", { name: "Load earlier" }).count()).toBe(0);
+    await page.getByRole("searchbox", { name: "Search messages" }).fill("hello through");
+    await page.getByText(/The server offers no search of what it keeps/).waitFor();
+    await eventually(() => page.getByTestId("shown-count").textContent()).toBe(
+      `1 of ${before + 1}`,
+    );
+    await page.getByRole("searchbox", { name: "Search messages" }).fill("");
   });
 
   it("looks up an actor signed as the current actor", async () => {

@@ -16,7 +16,8 @@ export type StreamWriterOptions = {
 };
 
 export type StreamWriter = {
-  enqueue: (row: StoredRow) => void;
+  /** `movesPosition` false: an older row (from the server's history) that is no place to resume. */
+  enqueue: (row: StoredRow, movesPosition?: boolean) => void;
   /** The server's position, written at once: no message has come after it yet. */
   enqueuePosition: (id: string) => void;
   /** Forgets queued rows and the stream's stored rows. */
@@ -85,9 +86,9 @@ export function createStreamWriter(options: StreamWriterOptions): StreamWriter {
   }
 
   return {
-    enqueue(row) {
+    enqueue(row, movesPosition = true) {
       queued.push(row);
-      if (row.id !== null) queuedLastId = row.id;
+      if (row.id !== null && movesPosition) queuedLastId = row.id;
       timer ??= setTimeout(() => void writeQueued(), flushMs);
     },
     enqueuePosition(id) {

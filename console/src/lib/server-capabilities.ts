@@ -14,7 +14,8 @@ export type OptionalRoute =
   | "/account/hosts"
   | "/account/history"
   | "/account/refusals"
-  | "/account/backlog";
+  | "/account/backlog"
+  | "/account/events";
 
 export type Backend = { name: string; version: string | null };
 
@@ -23,13 +24,25 @@ type Known = { offered: readonly OptionalRoute[]; lacks: readonly OptionalRoute[
 /** What each server we know offers; anything not listed is asked once. */
 const KNOWN_BACKENDS: Record<string, Known> = {
   corral: {
-    offered: ["/account/activity", "/account/hosts", "/account/refusals", "/account/backlog"],
+    offered: [
+      "/account/activity",
+      "/account/hosts",
+      "/account/refusals",
+      "/account/backlog",
+      "/account/events",
+    ],
     lacks: [],
   },
   // Seen on cattle_grid 0.5.22 (spec/cattle-grid-real.md "/fe as it answers").
   cattle_grid: {
     offered: ["/account/history"],
-    lacks: ["/account/activity", "/account/hosts", "/account/refusals", "/account/backlog"],
+    lacks: [
+      "/account/activity",
+      "/account/hosts",
+      "/account/refusals",
+      "/account/backlog",
+      "/account/events",
+    ],
   },
 };
 

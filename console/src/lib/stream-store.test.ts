@@ -199,4 +199,41 @@ describe("stream store", () => {
     expect(store.getState().messages).toHaveLength(1);
     expect(store.getState().storageNote).toMatch(/unavailable/);
   });
+
+  it("puts the server's older events before the held ones, each once, stored without moving the position", async () => {
+    const { factory, rows } = freshRows();
+    const store = createStreamStore({ type: "error", rows });
+    await store.whenIdle();
+    expect(store.getState().neverConnected).toBe(true);
+    store.getState().add(activity("Like", 11), "11");
+    store.getState().add(activity("Like", 12), "12");
+    const older = [12, 11, 10, 9].map((n) => ({
+      id: String(n),
+      data: activity("Follow", n),
+      receivedAt: 1_000 + n,
+    }));
+    // 12 and 11 are held already; 10 and 9 go before them, oldest first.
+    expect(await store.getState().addOlder(older)).toBe(2);
+    expect(store.getState().messages.map((m) => m.id)).toEqual(["9", "10", "11", "12"]);
+    expect(store.getState().messages[0]!.receivedAt).toBe(1_009);
+    expect(store.getState().activityTypes).toEqual(["Follow", "Like"]);
+    expect(await store.getState().addOlder(older)).toBe(0);
+    await store.whenIdle();
+
+    const reloaded = createStreamStore({ type: "error", rows: openStreamRowsStore(factory) });
+    await reloaded.whenIdle();
+    expect(reloaded.getState().messages.map((m) => m.id)).toEqual(["9", "10", "11", "12"]);
+    // A reload resumes after the newest live message, not after an older one from the history.
+    expect(reloaded.getState().lastEventId).toBe("12");
+    expect(reloaded.getState().neverConnected).toBe(false);
+  });
+
+  it("adds no older events beyond the cap", async () => {
+    const store = createStreamStore({ type: "error", rows: freshRows().rows, cap: 3 });
+    store.getState().add({ n: 5 }, "5");
+    store.getState().add({ n: 6 }, "6");
+    const older = [4, 3, 2].map((n) => ({ id: String(n), data: { n }, receivedAt: n }));
+    expect(await store.getState().addOlder(older)).toBe(1);
+    expect(store.getState().messages.map((m) => m.id)).toEqual(["4", "5", "6"]);
+  });
 });

@@ -35,11 +35,24 @@ export type StreamState = {
   lastEventId: string | null;
   /** Set when storage failed us (full quota, no IndexedDB); shown on the stream page. */
   storageNote: string | null;
+  /**
+   * Hydrated from a browser that held nothing for this stream and no position on it: a browser
+   * that never saw the stream, whose page is filled from the server's retained events.
+   */
+  neverConnected: boolean;
   add: (data: unknown, id?: string | null) => void;
+  /**
+   * Adds retained events from the server older than every message held (by the server's id),
+   * before them; events already held, or newer than the oldest held, are left out. Resolves with
+   * how many were added (the cap counts: none beyond it).
+   */
+  addOlder: (events: readonly OlderEvent[]) => Promise<number>;
   /** Records the server's position (an id without a message) as the place to resume from. */
   markPosition: (id: string) => void;
   reset: () => void;
 };
+
+export type OlderEvent = { id: string; data: unknown; receivedAt: number };
 
 type Pending =
   | { kind: "message"; data: unknown; id: string | null; receivedAt: number }
@@ -74,6 +87,12 @@ export function createStreamStore(options: StreamStoreOptions): StreamStore {
     hydrated: false,
     lastEventId: null,
     storageNote: null,
+    neverConnected: false,
+    addOlder: async (events) => {
+      await hydration;
+      applyPending();
+      return addOlder(events);
+    },
     add: (data, id = null) => {
       if (id !== null) {
         if (seenIds.has(id)) return;
@@ -123,6 +142,38 @@ export function createStreamStore(options: StreamStoreOptions): StreamStore {
       storageNote: `Browser storage is full: the ${droppedForQuota} oldest messages were dropped.`,
     });
     return count;
+  }
+
+  function addOlder(events: readonly OlderEvent[]): number {
+    const state = store.getState();
+    const oldestId = state.messages.find((m) => m.id !== null)?.id ?? null;
+    const fresh = events
+      .filter((e) => !seenIds.has(e.id) && (oldestId === null || Number(e.id) < Number(oldestId)))
+      .sort((a, b) => Number(a.id) - Number(b.id));
+    const room = Math.max(0, cap - state.messages.length);
+    const taken = fresh.slice(fresh.length - Math.min(room, fresh.length));
+    if (taken.length === 0) return 0;
+    const firstSeq = (state.messages[0]?.seq ?? nextSeq) - taken.length;
+    const older = taken.map(({ id, data, receivedAt }, index): StreamMessage => ({
+      stream: options.type,
+      seq: firstSeq + index,
+      id,
+      data,
+      activityType: readActivityType(data),
+      receivedAt,
+    }));
+    for (const message of older) {
+      seenIds.add(message.id!);
+      types.add(message.activityType);
+      // Stored beside the live rows, without moving the position a reload resumes from.
+      writer.enqueue(toRow(key, message), false);
+    }
+    // Written at once, not after the usual delay: a reload replays live rows after the stored
+    // position, but nothing would bring back history rows it came too early for.
+    void writer.flush();
+    const activityTypes = types.changed() ? types.sorted() : state.activityTypes;
+    store.setState({ messages: older.concat(state.messages), activityTypes });
+    return older.length;
   }
 
   function applyPending(): void {
@@ -197,6 +248,7 @@ export function createStreamStore(options: StreamStoreOptions): StreamStore {
       messages,
       activityTypes: types.sorted(),
       hydrated: true,
+      neverConnected: messages.length === 0 && loaded.lastEventId === null,
       lastEventId: loaded.lastEventId ?? messages.findLast((m) => m.id !== null)?.id ?? null,
       storageNote: rowsStore
         ? null

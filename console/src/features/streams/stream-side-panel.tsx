@@ -17,6 +17,13 @@ type SidePanelProps = {
   shownCount: number;
   heldCount: number;
   searching: boolean;
+  /** "From" and "To" as the fields hold them (datetime-local: yyyy-MM-ddTHH:mm[:ss]). */
+  from: string;
+  to: string;
+  onFrom: (value: string) => void;
+  onTo: (value: string) => void;
+  /** "N of M": M when it is not the messages held (a server search counts its matches). */
+  ofCount?: number;
   activityTypes: readonly string[];
   chosen: string;
   onChoose: (type: string) => void;
@@ -71,6 +78,24 @@ export const StreamSidePanel = memo(function StreamSidePanel(props: SidePanelPro
         }}
       />
       <TextField
+        id="stream-from"
+        label="From"
+        type="datetime-local"
+        size="small"
+        value={props.from}
+        onChange={(event) => props.onFrom(event.target.value)}
+        slotProps={{ inputLabel: { shrink: true }, htmlInput: { step: 1 } }}
+      />
+      <TextField
+        id="stream-to"
+        label="To"
+        type="datetime-local"
+        size="small"
+        value={props.to}
+        onChange={(event) => props.onTo(event.target.value)}
+        slotProps={{ inputLabel: { shrink: true }, htmlInput: { step: 1 } }}
+      />
+      <TextField
         select
         id="stream-activity-type"
         label="Select Type of Activity"
@@ -94,7 +119,9 @@ export const StreamSidePanel = memo(function StreamSidePanel(props: SidePanelPro
         data-search={props.search}
         aria-busy={props.searching}
       >
-        {props.searching ? "Searching…" : `${props.shownCount} of ${props.heldCount}`}
+        {props.searching
+          ? "Searching…"
+          : `${props.shownCount} of ${props.ofCount ?? props.heldCount}`}
       </Typography>
       {props.children}
       <Button variant="outlined" color="warning" onClick={onReset}>

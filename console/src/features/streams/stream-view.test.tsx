@@ -161,9 +161,21 @@ describe("stream page controls", () => {
     view.unmount();
 
     renderAt("/stream/outgoing?event=99");
-    screen.getByText(/Message 99 is not among the messages listed here/);
+    // Not held: the server is asked for it by id (none answers here, which the note says).
+    await screen.findByText(/Message 99 is not among the messages listed here/);
     expect(
       screen.getAllByTestId("stream-message").filter((c) => c.hasAttribute("aria-current")),
     ).toEqual([]);
+  });
+
+  it("says a server search waits, and why it failed, while listing the held matches", async () => {
+    const user = userEvent.setup();
+    await add("incoming", [note("Hello world"), note("other")]);
+    renderAt("/stream/incoming");
+    await user.type(screen.getByRole("searchbox", { name: "Search messages" }), "hello");
+    // Nothing answers /fe here: the search waits, then says it failed, in words.
+    expect(screen.getByTestId("shown-count")).toHaveTextContent("Searching…");
+    await screen.findByText(/Searching what the server keeps failed: .+/);
+    expect(screen.getByTestId("shown-count")).toHaveTextContent("1 of 2");
   });
 });

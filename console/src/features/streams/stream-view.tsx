@@ -12,13 +12,18 @@ import {
   exportFileName,
   type ExportFormat,
 } from "./export-messages.ts";
+import { HistoryBar } from "./history-bar.tsx";
 import { buildRows, type ListRow } from "./list-rows.ts";
+import { MessageCard } from "./message-card.tsx";
 import { MessageList } from "./message-list.tsx";
+import { forgetStreamReach } from "./server-history.ts";
 import { StreamControls } from "./stream-controls.tsx";
 import { StreamSidePanel } from "./stream-side-panel.tsx";
+import { useLinkedEvent } from "./use-linked-event.ts";
 import { useLiveMessages, type StreamSource } from "./use-live-messages.ts";
 import { useMessageQuery } from "./use-message-query.ts";
 import { usePause } from "./use-pause.ts";
+import { countRetained, unionByEvent, useServerSearch, withinRange } from "./use-server-search.ts";
 import { useStreamShortcuts } from "./use-stream-shortcuts.ts";
 import { useTypeFilter } from "./use-type-filter.ts";
 import { useViewPreferences } from "./view-preferences.ts";
@@ -28,9 +33,33 @@ export function StreamView({ source }: { source: StreamSource }) {
   const live = useLiveMessages(source);
   const { chosen, setChosen } = useTypeFilter(live.activityTypes);
   const [search, setSearch] = useState("");
+  const [from, setFrom] = useState("");
+  const [to, setTo] = useState("");
+  const range = useMemo(
+    () => ({ since: readLocalTime(from), until: readLocalTime(to) }),
+    [from, to],
+  );
   const pause = usePause(live.messages);
-  const query = useMemo(() => ({ text: search, activityType: chosen }), [search, chosen]);
-  const { shown, searching } = useMessageQuery(pause.listed, query);
+  // Held messages that match the text and range; with the server's matches (everything it keeps)
+  // once it answered; then the type filter.
+  const held = useMemo(() => withinRange(pause.listed, range), [pause.listed, range]);
+  const query = useMemo(() => ({ text: search, activityType: "" }), [search]);
+  const local = useMessageQuery(held, query);
+  const server = useServerSearch(source, search, range);
+  const matches = useMemo(
+    () => (server.matches ? unionByEvent(server.matches, local.shown) : local.shown),
+    [server.matches, local.shown],
+  );
+  const shown = useMemo(
+    () => (chosen === "" ? matches : matches.filter((m) => m.activityType === chosen)),
+    [matches, chosen],
+  );
+  const searching = local.searching || server.waiting;
+  // A server search counts against what the server keeps (and what arrived since).
+  const ofCount = useMemo(
+    () => (server.retained ? countRetained(server.retained, live.messages) : undefined),
+    [server.retained, live.messages],
+  );
   const { compact, newestFirst } = useViewPreferences();
   const rows = useMemo(
     () => buildRows(shown, live.markers, newestFirst),
@@ -44,12 +73,23 @@ export function StreamView({ source }: { source: StreamSource }) {
   const [params] = useSearchParams();
   const event = source === "all" ? null : params.get("event");
   const focusKey = useMemo(() => findEventRow(rows, event), [rows, event]);
+  // A linked message this browser does not hold is asked of the server by its id.
+  const liveMessages = live.messages;
+  const linkedWanted = useMemo(
+    () =>
+      event !== null && source !== "all" && !liveMessages.some((m) => m.id === event)
+        ? { stream: source, id: event }
+        : null,
+    [event, source, liveMessages],
+  );
+  const linked = useLinkedEvent(focusKey === null ? linkedWanted : null);
   const searchRef = useRef<HTMLInputElement>(null);
 
   const reset = useCallback(() => {
     for (const type of source === "all" ? STREAM_TYPES : [source]) {
       getStreamStore(type).getState().reset();
       getConnectionTracker(type).clearMarkers();
+      forgetStreamReach(type);
     }
   }, [source]);
   const shownRef = useRef(shown);
@@ -86,6 +126,11 @@ export function StreamView({ source }: { source: StreamSource }) {
         searchRef={searchRef}
         shownCount={shown.length}
         heldCount={live.messages.length}
+        ofCount={ofCount}
+        from={from}
+        to={to}
+        onFrom={setFrom}
+        onTo={setTo}
         searching={searching}
         activityTypes={live.activityTypes}
         chosen={chosen}
@@ -106,12 +151,61 @@ export function StreamView({ source }: { source: StreamSource }) {
             {live.storageNote}
           </Alert>
         )}
-        {event !== null && focusKey === null && (
-          <Alert severity="info" sx={{ mb: 2 }}>
-            Message {event} is not among the messages listed here: it arrived before this console
-            connected, was reset, or is hidden by the search or the type filter.
+        {server.error && (
+          <Alert severity="error" sx={{ mb: 2 }}>
+            Searching what the server keeps failed: {server.error} The list shows only the matching
+            messages this browser holds.
           </Alert>
         )}
+        {server.absent &&
+          (search.trim() !== "" || range.since !== null || range.until !== null) && (
+            <Alert severity="info" sx={{ mb: 2 }}>
+              The server offers no search of what it keeps: this search covers only the messages
+              this browser holds.
+            </Alert>
+          )}
+        {server.active ? (
+          <Typography variant="body2" sx={{ mb: 2 }} data-testid="history-begins">
+            {server.waiting
+              ? "Searching everything the server keeps…"
+              : "Matches among everything the server keeps"}
+          </Typography>
+        ) : (
+          <HistoryBar source={source} />
+        )}
+        {event !== null && focusKey === null && linked.kind === "found" && (
+          <Box sx={{ mb: 2 }}>
+            <Alert severity="info" sx={{ mb: 1 }}>
+              Message {event} is not among the messages listed here; the server still keeps it:
+            </Alert>
+            <MessageCard
+              message={linked.message}
+              compact={compact}
+              showStream={false}
+              knownHandles={knownHandles}
+              focused
+            />
+          </Box>
+        )}
+        {event !== null && focusKey === null && linked.kind === "waiting" && (
+          <Alert severity="info" sx={{ mb: 2 }} role="status">
+            Asking the server for message {event}…
+          </Alert>
+        )}
+        {event !== null && focusKey === null && linked.kind === "gone" && (
+          <Alert severity="info" sx={{ mb: 2 }}>
+            Message {event} is no longer kept by the server.
+          </Alert>
+        )}
+        {event !== null &&
+          focusKey === null &&
+          (linked.kind === "none" || linked.kind === "failed") && (
+            <Alert severity="info" sx={{ mb: 2 }}>
+              Message {event} is not among the messages listed here: it arrived before this console
+              connected, was reset, or is hidden by the search or the type filter.
+              {linked.kind === "failed" && ` Asking the server for it failed: ${linked.reason}`}
+            </Alert>
+          )}
         {rows.length === 0 ? (
           <Typography>Nothing to display</Typography>
         ) : (
@@ -126,6 +220,13 @@ export function StreamView({ source }: { source: StreamSource }) {
       </Box>
     </Box>
   );
+}
+
+/** A "From"/"To" field's local date and time in ms, or null when empty. */
+export function readLocalTime(value: string): number | null {
+  if (value === "") return null;
+  const ms = new Date(value).getTime();
+  return Number.isNaN(ms) ? null : ms;
 }
 
 /** The key of the row holding the message with this stream id, or null. */

@@ -37,6 +37,9 @@ export function useStreamConnections(): void {
   useEffect(() => {
     if (!token) return;
     let stopped = false;
+    // Loaded apart from the first screen (first-load budget); the stream pages load it anyway.
+    const history = import("./server-history.ts");
+    void history.then((h) => h.forgetStreamReach());
     const handles: EventStreamHandle[] = [];
     for (const type of STREAM_TYPES) getConnectionTracker(type).onConnecting();
     void Promise.all(STREAM_TYPES.map((type) => waitForHydration(getStreamStore(type)))).then(
@@ -49,7 +52,14 @@ export function useStreamConnections(): void {
           (backend) => backend !== null && backend.name !== "corral",
         );
         for (const type of STREAM_TYPES) handles.push(connect(type, token, fill, upstream));
-        void upstream.then((yes) => (yes && !stopped ? fill.fillNewBrowser() : undefined));
+        void upstream.then((yes) => {
+          if (stopped) return;
+          if (yes) return fill.fillNewBrowser();
+          // Corral keeps each stream's events: a stream this browser never saw shows its newest.
+          void history.then((h) => {
+            if (!stopped) for (const type of STREAM_TYPES) void h.fillNeverConnected(type);
+          });
+        });
       },
     );
     return () => {
