@@ -29,6 +29,8 @@ export function StreamView({ source }: { source: StreamSource }) {
   const { chosen, setChosen } = useTypeFilter(live.activityTypes);
   const [search, setSearch] = useState("");
   const pause = usePause(live.messages);
+  const liveRef = useRef(live.messages);
+  liveRef.current = live.messages;
   const query = useMemo(() => ({ text: search, activityType: chosen }), [search, chosen]);
   const { shown, searching } = useMessageQuery(pause.listed, query);
   const { compact, newestFirst } = useViewPreferences();
@@ -46,12 +48,23 @@ export function StreamView({ source }: { source: StreamSource }) {
   const focusKey = useMemo(() => findEventRow(rows, event), [rows, event]);
   const searchRef = useRef<HTMLInputElement>(null);
 
+  const { forgetFrozen, resumeToNew } = pause;
   const reset = useCallback(() => {
     for (const type of source === "all" ? STREAM_TYPES : [source]) {
       getStreamStore(type).getState().reset();
       getConnectionTracker(type).clearMarkers();
     }
-  }, [source]);
+    forgetFrozen();
+  }, [source, forgetFrozen]);
+  // "N new": resume and bring the new messages into view (the newest on top, or the first of
+  // them when oldest come first).
+  const [reveal, setReveal] = useState<{ key: string; at: number } | null>(null);
+  const showNew = useCallback(() => {
+    const first = resumeToNew();
+    const newest = liveRef.current.at(-1);
+    const target = newestFirst ? newest : first;
+    if (target) setReveal({ key: `${target.stream}:${target.seq}`, at: performance.now() });
+  }, [resumeToNew, newestFirst]);
   const shownRef = useRef(shown);
   shownRef.current = shown;
   const onExport = useCallback(
@@ -97,6 +110,7 @@ export function StreamView({ source }: { source: StreamSource }) {
           paused={pause.paused}
           newCount={pause.newCount}
           onTogglePause={pause.toggle}
+          onShowNew={showNew}
           onExport={onExport}
         />
       </StreamSidePanel>
@@ -121,6 +135,7 @@ export function StreamView({ source }: { source: StreamSource }) {
             showStream={source === "all"}
             knownHandles={knownHandles}
             focusKey={focusKey}
+            reveal={reveal}
           />
         )}
       </Box>
