@@ -1,6 +1,6 @@
 import { memo, useState } from "react";
 import { Link as RouterLink } from "react-router";
-import { Box, Button, Chip, Link, Typography } from "@mui/material";
+import { Box, Button, Chip, Link, Typography, type SxProps, type Theme } from "@mui/material";
 import { JsonTree } from "../../components/json-tree/index.ts";
 import type { StreamMessage } from "../../lib/stream-store.ts";
 import { summarise, type KnownHandles, type MessageSummary } from "./message-summary.ts";
@@ -82,7 +82,7 @@ export const MessageCard = memo(function MessageCard({
             <Box sx={{ flexGrow: 1 }} />
           </>
         )}
-        <MessageActions message={message} triggerId={summary.triggerId} />
+        <MessageActions message={message} triggerId={summary.triggerId} compact={compact} />
       </Box>
       {(!compact || expanded) && <JsonTree data={message.data} />}
     </div>
@@ -130,11 +130,15 @@ function SummaryParts({
 function MessageActions({
   message,
   triggerId,
+  compact,
 }: {
   message: StreamMessage;
   triggerId: string | null;
+  compact: boolean;
 }) {
   const perform = useOpenInPerform(message);
+  // Compact: buttons no taller than the text, so 20 and more lines fit on a 900 px screen.
+  const buttonSx = compact ? { py: 0, minHeight: 0 } : undefined;
   return (
     <Box sx={{ display: "flex", alignItems: "center", gap: 1, flexShrink: 0 }}>
       {triggerId && (
@@ -151,15 +155,15 @@ function MessageActions({
           {perform.opening ? "Fetching the call…" : perform.problem}
         </Typography>
       )}
-      <Button size="small" disabled={perform.opening} onClick={perform.open}>
+      <Button size="small" sx={buttonSx} disabled={perform.opening} onClick={perform.open}>
         Open in Perform
       </Button>
-      <CopyButton data={message.data} />
+      <CopyButton data={message.data} sx={buttonSx} />
     </Box>
   );
 }
 
-function CopyButton({ data }: { data: unknown }) {
+function CopyButton({ data, sx }: { data: unknown; sx?: SxProps<Theme> }) {
   const [outcome, setOutcome] = useState<string | null>(null);
   const copy = async () => {
     try {
@@ -177,7 +181,7 @@ function CopyButton({ data }: { data: unknown }) {
           {outcome}
         </Typography>
       )}
-      <Button size="small" onClick={() => void copy()}>
+      <Button size="small" sx={sx} onClick={() => void copy()}>
         Copy JSON
       </Button>
     </>

@@ -18,7 +18,11 @@ function message(data: unknown, stream: StreamMessage["stream"] = "incoming"): S
 describe("Open in Perform", () => {
   it("opens send_message with an incoming activity as data, its id removed, as our actor", () => {
     const source = performSourceOf(
-      message({ actor: ours, event_type: "incoming", data: { raw: create, parsed: {} } }),
+      message({
+        actor: ours,
+        event_type: "incoming",
+        data: { raw: create, parsed: { activity: { ...create, object: create.object.id } } },
+      }),
     );
     const { id: _id, ...withoutId } = create;
     expect(source).toEqual({

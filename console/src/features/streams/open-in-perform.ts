@@ -29,12 +29,15 @@ export function performSourceOf(message: StreamMessage): PerformSource {
 }
 
 /**
- * `send_message` with the activity as it came (`data.raw`, else muck_out's parsed activity, else
- * the event's own data), as the account actor the event is about.
+ * `send_message` with the activity as it came (`data.raw`, not muck_out's normalised view, which
+ * has the object as a bare id), else the parsed activity, else the event's own data, as the
+ * account actor the event is about.
  */
 export function sendMessagePrefill(message: StreamMessage): PerformPrefill {
   const { data } = message;
-  const activity = readActivity(data) ?? (isObject(data) && isObject(data.data) ? data.data : {});
+  const inner = isObject(data) && isObject(data.data) ? data.data : null;
+  const activity =
+    (inner && isObject(inner.raw) ? inner.raw : null) ?? readActivity(data) ?? inner ?? {};
   const { id: _id, ...withoutId } = activity;
   return { method: "send_message", data: { data: withoutId }, actor: stringField(data, "actor") };
 }
