@@ -17,6 +17,7 @@ type MessageCardProps = {
   expanded?: boolean;
   /** Compact only: opens or closes the tree of the message with this key. */
   onToggle?: (key: string) => void;
+  /** The list's key for it (`stream:seq`), on the card for tests and the bench to find it by. */
   rowKey?: string;
   showStream: boolean;
   /** The message a link pointed at: outlined, and aria-current for assistive technology. */
@@ -30,7 +31,7 @@ export const MessageCard = memo(function MessageCard({
   compact,
   expanded = false,
   onToggle,
-  rowKey = "",
+  rowKey,
   showStream,
   focused = false,
 }: MessageCardProps) {
@@ -54,6 +55,7 @@ export const MessageCard = memo(function MessageCard({
     <div
       className={classes.join(" ")}
       data-testid="stream-message"
+      data-message-key={rowKey}
       aria-current={focused ? "true" : undefined}
     >
       <Box
@@ -72,7 +74,7 @@ export const MessageCard = memo(function MessageCard({
             type="button"
             className="stream-message-toggle"
             aria-expanded={expanded}
-            onClick={() => onToggle?.(rowKey)}
+            onClick={() => rowKey && onToggle?.(rowKey)}
           >
             {line}
           </button>

@@ -19,7 +19,7 @@ import "./stream-page.css";
 // A typical activity shows about 20 rows; a close estimate means fewer cards mount, then unmount.
 const MESSAGE_ESTIMATE_PX = 460;
 // One line (a small button's height plus the card's padding and border).
-const COMPACT_ESTIMATE_PX = 30;
+const COMPACT_ESTIMATE_PX = 28;
 const MARKER_ESTIMATE_PX = 40;
 const GAP_PX = 16;
 const COMPACT_GAP_PX = 2;
