@@ -101,9 +101,11 @@ export function MessageList({
   const revealed = useRef<number | null>(null);
   const revealIndex = reveal === null ? -1 : rows.findIndex((row) => row.key === reveal.key);
   useEffect(() => {
-    if (reveal === null || revealIndex < 0 || revealed.current === reveal.at) return;
+    // Once per request, in the render that lists the resumed messages: a message hidden by the
+    // search is not scrolled to later, when it may no longer be what the operator asked for.
+    if (reveal === null || revealed.current === reveal.at) return;
     revealed.current = reveal.at;
-    virtualizer.scrollToIndex(revealIndex, { align: "start" });
+    if (revealIndex >= 0) virtualizer.scrollToIndex(revealIndex, { align: "start" });
   }, [reveal, revealIndex, virtualizer]);
   return (
     <div
