@@ -54,11 +54,13 @@ export function readSearchKeys(): { latencies: number[]; shown: string } {
   return { latencies: [...keyLatencies], shown: countElement().textContent ?? "" };
 }
 
-/** The keys (`stream:seq`) of the message cards on screen, top to bottom. */
+/** The keys (`stream:seq`) of the message cards on screen (below any fixed top bar), in order. */
 function cardsOnScreen(): string[] {
+  const bar = document.querySelector("header.MuiAppBar-positionFixed");
+  const top = bar?.getBoundingClientRect().bottom ?? 0;
   return [...document.querySelectorAll<HTMLElement>("[data-message-key]")]
     .map((card) => ({ card, box: card.getBoundingClientRect() }))
-    .filter(({ box }) => box.height > 0 && box.bottom > 0 && box.top < window.innerHeight)
+    .filter(({ box }) => box.height > 0 && box.top >= top - 1 && box.bottom <= window.innerHeight)
     .sort((a, b) => a.box.top - b.box.top)
     .map(({ card }) => card.dataset.messageKey ?? "");
 }

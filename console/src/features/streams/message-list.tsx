@@ -71,6 +71,7 @@ export function MessageList({
     [],
   );
   const scrollMargin = useListOffset(listRef);
+  const topBarHeight = useTopBarHeight();
   const { palette } = useTheme();
   const rowAt = (index: number) => rows[index]!;
   const virtualizer = useWindowVirtualizer({
@@ -86,6 +87,8 @@ export function MessageList({
     // Two beyond the screen: scrolling by one tall message finds the next already mounted.
     overscan: 2,
     scrollMargin,
+    // A row scrolled to ("N new", ?event=N) lands below the fixed top bar, not under it.
+    scrollPaddingStart: topBarHeight,
     measureElement: measureWithFallback,
     // Measuring newly mounted items re-renders once per batch instead of once per item.
     useFlushSync: false,
@@ -179,4 +182,14 @@ function useListOffset(listRef: RefObject<HTMLDivElement | null>): number {
     return () => observer.disconnect();
   }, [listRef]);
   return offset;
+}
+
+/** The height of the app's fixed top bar (MUI's AppBar position="fixed"), 0 where there is none. */
+function useTopBarHeight(): number {
+  const [height, setHeight] = useState(0);
+  useLayoutEffect(() => {
+    const bar = document.querySelector("header.MuiAppBar-positionFixed");
+    setHeight(bar?.getBoundingClientRect().height ?? 0);
+  }, []);
+  return height;
 }
