@@ -4,13 +4,21 @@
 import type { Browser, Page } from "playwright-core";
 import { summariseMainThreadTasks } from "./console-bench-trace.ts";
 
+type PauseResult = {
+  pausePaintMs: number;
+  resumePaintMs: number;
+  held: string | null;
+  heldStill: boolean;
+  atLimit: boolean;
+  cardsOnScreen: number;
+};
+
 type WorkbenchWindow = {
   corralBench: {
     watchSearchKeys: () => void;
     readSearchKeys: () => { latencies: number[]; shown: string };
-    pauseAndResume: (
-      waiting: number,
-    ) => Promise<{ pausePaintMs: number; resumePaintMs: number; held: string | null }>;
+    pauseAndResume: (waiting: number) => Promise<PauseResult>;
+    setView: (view: { compact: boolean; newestFirst: boolean }) => void;
     reloadPaint: () => Promise<{
       scriptMs: number;
       paintedMs: number;
@@ -36,8 +44,27 @@ export async function timeSearchAndPause(browser: Browser, page: Page, query: st
   );
   await page.keyboard.press("Escape");
   await page.locator("#stream-search").blur();
-  const pause = await evaluate(() =>
-    (window as unknown as WorkbenchWindow).corralBench.pauseAndResume(2000),
+  // Newest first (the view of (b)): "N new" shows the newest on top. Then oldest first, where
+  // the list would move as the oldest are evicted, and "N new" brings the first new one up.
+  const pauses: Array<{ order: string } & PauseResult> = [];
+  for (const newestFirst of [true, false]) {
+    await evaluate((view) => (window as unknown as WorkbenchWindow).corralBench.setView(view), {
+      compact: true,
+      newestFirst,
+    });
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.waitForTimeout(500);
+    const result = await evaluate(() =>
+      (window as unknown as WorkbenchWindow).corralBench.pauseAndResume(2000),
+    );
+    pauses.push({ order: newestFirst ? "newest first" : "oldest first", ...result });
+  }
+  // Back to the view of (b) for the reload of (d).
+  await evaluate(() =>
+    (window as unknown as WorkbenchWindow).corralBench.setView({
+      compact: true,
+      newestFirst: true,
+    }),
   );
   const tasks = summariseMainThreadTasks(await browser.stopTracing());
   const sorted = [...search.latencies].sort((a, b) => a - b);
@@ -46,10 +73,13 @@ export async function timeSearchAndPause(browser: Browser, page: Page, query: st
       `median ${sorted[Math.floor(sorted.length / 2)]!.toFixed(0)} ms, worst ${sorted.at(-1)!.toFixed(0)} ms ` +
       `(all: ${search.latencies.map((ms) => ms.toFixed(0)).join(", ")}); list then "${search.shown}"`,
   );
-  console.log(
-    `    Pause painted in ${pause.pausePaintMs.toFixed(0)} ms; "${pause.held}" (resume) painted in ` +
-      `${pause.resumePaintMs.toFixed(0)} ms`,
-  );
+  for (const pause of pauses)
+    console.log(
+      `    ${pause.order}: Pause painted in ${pause.pausePaintMs.toFixed(0)} ms; at the retention ` +
+        `limit (${pause.atLimit ? "oldest evicted meanwhile" : "NOT at the limit"}), the ` +
+        `${pause.cardsOnScreen} cards on screen ${pause.heldStill ? "held still" : "MOVED"}; ` +
+        `"${pause.held}" showed the new messages in ${pause.resumePaintMs.toFixed(0)} ms`,
+    );
   console.log(
     `    main thread meanwhile: ${tasks.count} tasks, longest ${tasks.longestCpuMs.toFixed(0)} ms CPU ` +
       `(${tasks.longestWallMs.toFixed(0)} ms wall); over 50 ms of CPU: ${tasks.overCpu}` +
@@ -64,8 +94,10 @@ export async function timeSearchAndPause(browser: Browser, page: Page, query: st
       found &&
       search.latencies.length === query.length &&
       worstKey < 200 &&
-      pause.pausePaintMs < 200 &&
-      pause.resumePaintMs < 200 &&
+      pauses.every(
+        (pause) =>
+          pause.pausePaintMs < 200 && pause.heldStill && pause.atLimit && pause.resumePaintMs < 200,
+      ) &&
       tasks.overCpu === 0,
   };
 }

@@ -25,6 +25,7 @@ const record: TriggerRecord = {
     },
   ],
   events: [{ stream: "outgoing", id: 4 }],
+  data: { data: { type: "Note", content: "hi" } },
 };
 const withDelivery = (change: Partial<TriggerRecord["deliveries"][0]>) => ({
   ...record,
@@ -34,6 +35,11 @@ const withDelivery = (change: Partial<TriggerRecord["deliveries"][0]>) => ({
 describe("trigger record", () => {
   it("reads the shape of server.md §8", () => {
     expect(readTriggerRecord(JSON.parse(JSON.stringify(record)))).toEqual(record);
+  });
+
+  it("reads the call's data as null from a server that does not send it", () => {
+    const { data: _data, ...older } = record;
+    expect(readTriggerRecord(older)?.data).toBeNull();
   });
 
   it("reads left-out optional delivery fields as null", () => {

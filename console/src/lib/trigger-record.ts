@@ -40,6 +40,8 @@ export type TriggerRecord = {
   error: string | null;
   deliveries: TriggerDelivery[];
   events: TriggerEventRef[];
+  /** The call's body without `actor`; null from a server that does not say (older Corral). */
+  data?: Record<string, unknown> | null;
 };
 
 /** `POST /fe/actor/triggers/{id}/redeliver`: all failed deliveries, or the one named. */
@@ -86,6 +88,7 @@ export function readTriggerRecord(value: unknown): TriggerRecord | null {
     error,
     deliveries: read as TriggerDelivery[],
     events,
+    data: isRecord(value.data) ? value.data : null,
   };
 }
 

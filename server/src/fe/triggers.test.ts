@@ -83,6 +83,8 @@ describe("a trigger's record", () => {
       actor: actor.id,
       state: "done",
       error: null,
+      // The call's body without its actor: what "Open in Perform" opens again.
+      data: { data: { type: "Note", content: "hi", to: [ok.actorId, bad.actorId, dead.actorId] } },
     });
     expect(Date.parse(first.receivedAt)).toBeGreaterThan(Date.now() - 60_000);
     expect(byInbox(first, `${ok.url}/inbox`)).toMatchObject({

@@ -30,6 +30,7 @@ export async function readTriggerRecord(
     id,
     method: trigger.method,
     actor: trigger.actor_id,
+    data: readCallData(trigger.body),
     receivedAt: new Date(trigger.received_at).toISOString(),
     state: trigger.state,
     error: trigger.error,
@@ -46,6 +47,14 @@ export async function readTriggerRecord(
     })),
     events: await listTriggerEvents(services.db, id),
   };
+}
+
+/** The stored body without `actor` (the record names it on its own). */
+function readCallData(body: string): Record<string, unknown> {
+  const parsed: unknown = JSON.parse(body);
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return {};
+  const { actor: _actor, ...data } = parsed as Record<string, unknown>;
+  return data;
 }
 
 /** Failed deliveries of the trigger (or the one to `inbox`) due again now; false: no such trigger. */

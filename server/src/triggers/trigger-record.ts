@@ -7,6 +7,11 @@ export interface TriggerRecord {
   id: string;
   method: string;
   actor: string;
+  /**
+   * Corral's addition (workbench "Open in Perform"): the call's body as accepted, without
+   * `actor`, so the console can open the call again in Perform.
+   */
+  data?: Record<string, unknown>;
   receivedAt: string;
   state: "queued" | "running" | "done" | "failed";
   error: string | null;

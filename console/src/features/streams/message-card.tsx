@@ -1,26 +1,37 @@
 import { memo, useState } from "react";
 import { Link as RouterLink } from "react-router";
-import { Box, Button, Chip, Link, Typography } from "@mui/material";
+import { Box, Button, Chip, Link, Typography, type SxProps, type Theme } from "@mui/material";
 import { JsonTree } from "../../components/json-tree/index.ts";
 import type { StreamMessage } from "../../lib/stream-store.ts";
-import { summarise, type KnownHandles } from "./message-summary.ts";
+import { summarise, type KnownHandles, type MessageSummary } from "./message-summary.ts";
 import { STREAM_LABELS } from "./stream-labels.ts";
+import { useOpenInPerform } from "./use-open-in-perform.ts";
 import { useTriggerDelivery } from "./use-trigger-delivery.ts";
 
 type MessageCardProps = {
   message: StreamMessage;
   knownHandles: KnownHandles;
+  /** One line per message; its tree only once expanded. */
   compact: boolean;
+  /** Compact only: whether this message's tree is open. */
+  expanded?: boolean;
+  /** Compact only: opens or closes the tree of the message with this key. */
+  onToggle?: (key: string) => void;
+  /** The list's key for it (`stream:seq`), on the card for tests and the bench to find it by. */
+  rowKey?: string;
   showStream: boolean;
   /** The message a link pointed at: outlined, and aria-current for assistive technology. */
   focused?: boolean;
 };
 
-/** One message: its summary line, "Show call" and "Copy JSON", then its tree. */
+/** One message: its summary line, "Show call", "Open in Perform" and "Copy JSON", its tree. */
 export const MessageCard = memo(function MessageCard({
   message,
   knownHandles,
   compact,
+  expanded = false,
+  onToggle,
+  rowKey,
   showStream,
   focused = false,
 }: MessageCardProps) {
@@ -30,56 +41,131 @@ export const MessageCard = memo(function MessageCard({
     message.stream === "outgoing" && summary.delivery === null ? summary.triggerId : null,
   );
   const delivery = summary.delivery ?? recorded;
+  const classes = ["stream-message"];
+  if (compact) classes.push("stream-message-compact");
+  if (focused) classes.push("stream-message-focused");
+  const line = (
+    <SummaryParts
+      summary={summary}
+      delivery={delivery}
+      stream={showStream ? message.stream : null}
+    />
+  );
   return (
     <div
-      className={focused ? "stream-message stream-message-focused" : "stream-message"}
+      className={classes.join(" ")}
       data-testid="stream-message"
+      data-message-key={rowKey}
       aria-current={focused ? "true" : undefined}
     >
       <Box
         data-testid="message-summary"
-        sx={{ display: "flex", alignItems: "center", gap: 1.5, mb: 1, flexWrap: "wrap" }}
+        sx={{
+          display: "flex",
+          alignItems: "center",
+          gap: compact ? 1 : 1.5,
+          mb: compact && !expanded ? 0 : 1,
+          flexWrap: compact ? "nowrap" : "wrap",
+        }}
       >
-        {showStream && <Chip size="small" label={STREAM_LABELS[message.stream]} />}
-        <Typography component="span" variant="body2" sx={{ fontFamily: "monospace" }}>
-          {summary.time}
-        </Typography>
-        <Typography component="span" variant="body2" sx={{ fontWeight: 600 }}>
-          {summary.type}
-        </Typography>
-        {summary.object && (
-          <Typography component="span" variant="body2" data-testid="summary-object">
-            {summary.object}
-          </Typography>
-        )}
-        {summary.who && (
-          <Typography component="span" variant="body2" sx={{ color: "text.secondary" }}>
-            {summary.who}
-          </Typography>
-        )}
-        {delivery && (
-          <Typography component="span" variant="body2" data-testid="delivery-state">
-            {delivery}
-          </Typography>
-        )}
-        <Box sx={{ flexGrow: 1 }} />
-        {summary.triggerId && (
-          <Link
-            component={RouterLink}
-            to={`/perform?call=${encodeURIComponent(summary.triggerId)}`}
-            variant="body2"
+        {compact ? (
+          // A native button: focusable, and Enter or Space opens and closes the tree.
+          <button
+            type="button"
+            className="stream-message-toggle"
+            aria-expanded={expanded}
+            onClick={() => rowKey && onToggle?.(rowKey)}
           >
-            Show call
-          </Link>
+            {line}
+          </button>
+        ) : (
+          <>
+            {line}
+            <Box sx={{ flexGrow: 1 }} />
+          </>
         )}
-        <CopyButton data={message.data} />
+        <MessageActions message={message} triggerId={summary.triggerId} compact={compact} />
       </Box>
-      <JsonTree data={message.data} collapseBelowDepth={compact ? 1 : undefined} />
+      {(!compact || expanded) && <JsonTree data={message.data} />}
     </div>
   );
 });
 
-function CopyButton({ data }: { data: unknown }) {
+function SummaryParts({
+  summary,
+  delivery,
+  stream,
+}: {
+  summary: MessageSummary;
+  delivery: string | null;
+  /** The stream's label goes first on "All". */
+  stream: StreamMessage["stream"] | null;
+}) {
+  return (
+    <>
+      {stream && <Chip component="span" size="small" label={STREAM_LABELS[stream]} />}
+      <Typography component="span" variant="body2" sx={{ fontFamily: "monospace" }}>
+        {summary.time}
+      </Typography>
+      <Typography component="span" variant="body2" sx={{ fontWeight: 600 }}>
+        {summary.type}
+      </Typography>
+      {summary.object && (
+        <Typography component="span" variant="body2" data-testid="summary-object">
+          {summary.object}
+        </Typography>
+      )}
+      {summary.who && (
+        <Typography component="span" variant="body2" sx={{ color: "text.secondary" }}>
+          {summary.who}
+        </Typography>
+      )}
+      {delivery && (
+        <Typography component="span" variant="body2" data-testid="delivery-state">
+          {delivery}
+        </Typography>
+      )}
+    </>
+  );
+}
+
+function MessageActions({
+  message,
+  triggerId,
+  compact,
+}: {
+  message: StreamMessage;
+  triggerId: string | null;
+  compact: boolean;
+}) {
+  const perform = useOpenInPerform(message);
+  // Compact: buttons no taller than the text, so 20 and more lines fit on a 900 px screen.
+  const buttonSx = compact ? { py: 0, minHeight: 0 } : undefined;
+  return (
+    <Box sx={{ display: "flex", alignItems: "center", gap: 1, flexShrink: 0 }}>
+      {triggerId && (
+        <Link
+          component={RouterLink}
+          to={`/perform?call=${encodeURIComponent(triggerId)}`}
+          variant="body2"
+        >
+          Show call
+        </Link>
+      )}
+      {(perform.opening || perform.problem) && (
+        <Typography component="span" variant="body2" role="status">
+          {perform.opening ? "Fetching the call…" : perform.problem}
+        </Typography>
+      )}
+      <Button size="small" sx={buttonSx} disabled={perform.opening} onClick={perform.open}>
+        Open in Perform
+      </Button>
+      <CopyButton data={message.data} sx={buttonSx} />
+    </Box>
+  );
+}
+
+function CopyButton({ data, sx }: { data: unknown; sx?: SxProps<Theme> }) {
   const [outcome, setOutcome] = useState<string | null>(null);
   const copy = async () => {
     try {
@@ -97,7 +183,7 @@ function CopyButton({ data }: { data: unknown }) {
           {outcome}
         </Typography>
       )}
-      <Button size="small" onClick={() => void copy()}>
+      <Button size="small" sx={sx} onClick={() => void copy()}>
         Copy JSON
       </Button>
     </>

@@ -1,4 +1,5 @@
 import {
+  useCallback,
   useEffect,
   useLayoutEffect,
   useRef,
@@ -17,9 +18,11 @@ import "./stream-page.css";
 
 // A typical activity shows about 20 rows; a close estimate means fewer cards mount, then unmount.
 const MESSAGE_ESTIMATE_PX = 460;
-const COMPACT_ESTIMATE_PX = 140;
+// One line (a small button's height plus the card's padding and border).
+const COMPACT_ESTIMATE_PX = 28;
 const MARKER_ESTIMATE_PX = 40;
 const GAP_PX = 16;
+const COMPACT_GAP_PX = 2;
 
 type MessageListProps = {
   rows: readonly ListRow[];
@@ -28,6 +31,8 @@ type MessageListProps = {
   knownHandles: KnownHandles;
   /** The row to scroll to once and mark (a message a call's record links to). */
   focusKey?: string | null;
+  /** A row to bring to the top of the screen ("N new"); `at` tells one request from the next. */
+  reveal?: { key: string; at: number } | null;
 };
 
 // An element without layout (jsdom) measures 0 px; keep the estimate rather than collapse it.
@@ -51,9 +56,22 @@ export function MessageList({
   showStream,
   knownHandles,
   focusKey = null,
+  reveal = null,
 }: MessageListProps) {
   const listRef = useRef<HTMLDivElement>(null);
+  // Compact: the keys of the messages whose tree is open (kept here: cards unmount off screen).
+  const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set());
+  const toggle = useCallback(
+    (key: string) =>
+      setExpanded((current) => {
+        const next = new Set(current);
+        if (!next.delete(key)) next.add(key);
+        return next;
+      }),
+    [],
+  );
   const scrollMargin = useListOffset(listRef);
+  const topBarHeight = useTopBarHeight();
   const { palette } = useTheme();
   const rowAt = (index: number) => rows[index]!;
   const virtualizer = useWindowVirtualizer({
@@ -65,10 +83,12 @@ export function MessageList({
           ? COMPACT_ESTIMATE_PX
           : MESSAGE_ESTIMATE_PX,
     getItemKey: (index) => rowAt(index).key,
-    gap: GAP_PX,
+    gap: compact ? COMPACT_GAP_PX : GAP_PX,
     // Two beyond the screen: scrolling by one tall message finds the next already mounted.
     overscan: 2,
     scrollMargin,
+    // A row scrolled to ("N new", ?event=N) lands below the fixed top bar, not under it.
+    scrollPaddingStart: topBarHeight,
     measureElement: measureWithFallback,
     // Measuring newly mounted items re-renders once per batch instead of once per item.
     useFlushSync: false,
@@ -81,6 +101,15 @@ export function MessageList({
     scrolledTo.current = focusKey;
     virtualizer.scrollToIndex(focusIndex, { align: "start" });
   }, [focusIndex, focusKey, virtualizer]);
+  const revealed = useRef<number | null>(null);
+  const revealIndex = reveal === null ? -1 : rows.findIndex((row) => row.key === reveal.key);
+  useEffect(() => {
+    // Once per request, in the render that lists the resumed messages: a message hidden by the
+    // search is not scrolled to later, when it may no longer be what the operator asked for.
+    if (reveal === null || revealed.current === reveal.at) return;
+    revealed.current = reveal.at;
+    if (revealIndex >= 0) virtualizer.scrollToIndex(revealIndex, { align: "start" });
+  }, [reveal, revealIndex, virtualizer]);
   return (
     <div
       ref={listRef}
@@ -118,6 +147,9 @@ export function MessageList({
               <MessageCard
                 message={row.message}
                 compact={compact}
+                expanded={expanded.has(row.key)}
+                onToggle={toggle}
+                rowKey={row.key}
                 showStream={showStream}
                 knownHandles={knownHandles}
                 focused={row.key === focusKey}
@@ -150,4 +182,14 @@ function useListOffset(listRef: RefObject<HTMLDivElement | null>): number {
     return () => observer.disconnect();
   }, [listRef]);
   return offset;
+}
+
+/** The height of the app's fixed top bar (MUI's AppBar position="fixed"), 0 where there is none. */
+function useTopBarHeight(): number {
+  const [height, setHeight] = useState(0);
+  useLayoutEffect(() => {
+    const bar = document.querySelector("header.MuiAppBar-positionFixed");
+    setHeight(bar?.getBoundingClientRect().height ?? 0);
+  }, []);
+  return height;
 }

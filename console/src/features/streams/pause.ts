@@ -1,10 +1,14 @@
-// "Pause" freezes the list: what was held when it was pressed stays listed, everything that
-// arrives after is held and counted ("N new") but not listed until "Resume". Nothing is copied:
-// the new messages are recognised by their seq, above the last seq each stream had at the pause.
+// "Pause" freezes the list: what was listed when it was pressed stays listed, as it was, until
+// "Resume", even when the oldest messages leave the store meanwhile (at the retention limit every
+// arrival evicts one, so a list filtered from the store would move under the reader). Everything
+// that arrives after is counted ("N new"): recognised by its seq, above the last seq each stream
+// had at the pause. The frozen list is the store's array of that moment, not a copy.
 import type { StreamMessage, StreamType } from "../../lib/stream-store.ts";
 
 /** The last seq of each stream among the listed messages: the pause's dividing line. */
 export type PauseMarks = ReadonlyMap<StreamType, number>;
+
+export type PauseHold = { marks: PauseMarks; frozen: readonly StreamMessage[] };
 
 export function marksAt(messages: readonly StreamMessage[]): PauseMarks {
   const marks = new Map<StreamType, number>();
@@ -14,27 +18,26 @@ export function marksAt(messages: readonly StreamMessage[]): PauseMarks {
   return marks;
 }
 
-export type PauseSplit = { frozen: readonly StreamMessage[]; newCount: number };
+/** Pausing now: the messages as they are, and where new ones begin. */
+export function holdAt(messages: readonly StreamMessage[]): PauseHold {
+  return { marks: marksAt(messages), frozen: messages };
+}
 
-/**
- * Splits the live messages at the marks. `previous` is returned again when the frozen part has
- * not changed (nothing dropped, no reset), so the list does not re-render for every batch.
- */
-export function splitAtPause(
+export function isNewSince(message: StreamMessage, marks: PauseMarks): boolean {
+  return message.seq > (marks.get(message.stream) ?? -1);
+}
+
+/** How many of the live messages arrived after the pause (those still held: at most the cap). */
+export function countNew(live: readonly StreamMessage[], marks: PauseMarks): number {
+  let count = 0;
+  for (const message of live) if (isNewSince(message, marks)) count++;
+  return count;
+}
+
+/** The first message, in arrival order, that arrived after the pause; undefined when none. */
+export function firstNew(
   live: readonly StreamMessage[],
   marks: PauseMarks,
-  previous?: PauseSplit,
-): PauseSplit {
-  const isNew = (message: StreamMessage) => message.seq > (marks.get(message.stream) ?? -1);
-  let newCount = 0;
-  for (const message of live) if (isNew(message)) newCount++;
-  const oldCount = live.length - newCount;
-  if (
-    previous &&
-    previous.frozen.length === oldCount &&
-    (oldCount === 0 || previous.frozen[0] === live.find((m) => !isNew(m)))
-  ) {
-    return previous.newCount === newCount ? previous : { frozen: previous.frozen, newCount };
-  }
-  return { frozen: live.filter((message) => !isNew(message)), newCount };
+): StreamMessage | undefined {
+  return live.find((message) => isNewSince(message, marks));
 }

@@ -7,11 +7,19 @@ type StreamControlsProps = {
   paused: boolean;
   newCount: number;
   onTogglePause: () => void;
+  /** "N new": resume and bring the new messages into view. */
+  onShowNew: () => void;
   onExport: (format: ExportFormat) => void;
 };
 
 /** Pause / "N new" / Resume, the remembered view switches, and Export. */
-export function StreamControls({ paused, newCount, onTogglePause, onExport }: StreamControlsProps) {
+export function StreamControls({
+  paused,
+  newCount,
+  onTogglePause,
+  onShowNew,
+  onExport,
+}: StreamControlsProps) {
   const { compact, newestFirst, setCompact, setNewestFirst } = useViewPreferences();
   const [exportAnchor, setExportAnchor] = useState<HTMLElement | null>(null);
   const choose = (format: ExportFormat) => {
@@ -25,7 +33,7 @@ export function StreamControls({ paused, newCount, onTogglePause, onExport }: St
           {paused ? "Resume" : "Pause"}
         </Button>
         {paused && newCount > 0 && (
-          <Button variant="outlined" onClick={onTogglePause}>
+          <Button variant="outlined" onClick={onShowNew}>
             {`${newCount} new`}
           </Button>
         )}

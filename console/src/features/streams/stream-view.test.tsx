@@ -3,6 +3,8 @@ import { act, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { MemoryRouter, Route, Routes } from "react-router";
 import { getConnectionStore } from "../../lib/stream-connection.ts";
+import { resetPerformDraft, usePerformDraftStore } from "../../lib/perform-draft-store.ts";
+import { usePerformHistory } from "../../lib/perform-history-store.ts";
 import { getStreamStore, STREAM_TYPES, type StreamType } from "../../lib/stream-store.ts";
 import { AllStreamsPage, StreamPage } from "./stream-page.tsx";
 import { useViewPreferences, VIEW_PREFERENCES_KEY } from "./view-preferences.ts";
@@ -177,5 +179,66 @@ describe("stream page controls", () => {
     expect(screen.getByTestId("shown-count")).toHaveTextContent("Searching…");
     await screen.findByText(/Searching what the server keeps failed: .+/);
     expect(screen.getByTestId("shown-count")).toHaveTextContent("1 of 2");
+  });
+
+  it("Compact lists one line per message and opens its tree on a click or Enter", async () => {
+    const user = userEvent.setup();
+    act(() => useViewPreferences.setState({ compact: true }));
+    await add("incoming", [note("first words"), note("second words")]);
+    renderAt("/stream/incoming");
+    expect(document.querySelectorAll(".json-tree")).toHaveLength(0);
+    const [first, second] = screen
+      .getAllByTestId("stream-message")
+      .map((card) => within(card).getByRole("button", { expanded: false }));
+    expect(first).toHaveTextContent(/^\d\d:\d\d:\d\dCreate@ann@m\.example$/);
+    await user.click(first!);
+    expect(first).toHaveAttribute("aria-expanded", "true");
+    const trees = () => [...document.querySelectorAll(".json-tree")].map((t) => t.textContent);
+    expect(trees()).toEqual([expect.stringContaining("first words")]);
+    await user.click(first!);
+    expect(document.querySelectorAll(".json-tree")).toHaveLength(0);
+    second!.focus();
+    await user.keyboard("{Enter}");
+    expect(second).toHaveAttribute("aria-expanded", "true");
+    expect(trees()).toEqual([expect.stringContaining("second words")]);
+  });
+
+  it("Open in Perform fills send_message with the activity, its id removed", async () => {
+    const user = userEvent.setup();
+    resetPerformDraft();
+    const activity = { id: "https://m.example/a/1", type: "Create", object: { content: "x" } };
+    await add("incoming", [{ actor: "https://us.example/actor/bob", data: { raw: activity } }]);
+    renderAt("/stream/incoming");
+    await user.click(screen.getByRole("button", { name: "Open in Perform" }));
+    expect(screen.getByText("perform page")).toBeInTheDocument();
+    const { method, text } = usePerformDraftStore.getState();
+    expect(method).toBe("send_message");
+    expect(JSON.parse(text)).toEqual({ data: { type: "Create", object: { content: "x" } } });
+  });
+
+  it("Open in Perform opens the call a message's trigger id names, from Perform's history", async () => {
+    const user = userEvent.setup();
+    resetPerformDraft();
+    const body = { actor: "https://us.example/actor/bob", profile: { name: "Bob" } };
+    act(() =>
+      usePerformHistory.setState({
+        calls: [
+          {
+            key: "k",
+            method: "update_actor",
+            body,
+            at: new Date().toISOString(),
+            outcome: { kind: "recorded", status: 202, triggerId: "t-9", summary: null },
+          },
+        ],
+      }),
+    );
+    await add("outgoing", [{ actor: body.actor, trigger_id: "t-9", data: { raw: {} } }]);
+    renderAt("/stream/outgoing");
+    await user.click(screen.getByRole("button", { name: "Open in Perform" }));
+    expect(screen.getByText("perform page")).toBeInTheDocument();
+    expect(usePerformDraftStore.getState().method).toBe("update_actor");
+    expect(JSON.parse(usePerformDraftStore.getState().text)).toEqual({ profile: { name: "Bob" } });
+    act(() => usePerformHistory.setState({ calls: [] }));
   });
 });

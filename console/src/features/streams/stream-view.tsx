@@ -40,6 +40,8 @@ export function StreamView({ source }: { source: StreamSource }) {
     [from, to],
   );
   const pause = usePause(live.messages);
+  const liveRef = useRef(live.messages);
+  liveRef.current = live.messages;
   // Held messages that match the text and range; with the server's matches (everything it keeps)
   // once it answered; then the type filter.
   const held = useMemo(() => withinRange(pause.listed, range), [pause.listed, range]);
@@ -85,13 +87,24 @@ export function StreamView({ source }: { source: StreamSource }) {
   const linked = useLinkedEvent(focusKey === null ? linkedWanted : null);
   const searchRef = useRef<HTMLInputElement>(null);
 
+  const { forgetFrozen, resumeToNew } = pause;
   const reset = useCallback(() => {
     for (const type of source === "all" ? STREAM_TYPES : [source]) {
       getStreamStore(type).getState().reset();
       getConnectionTracker(type).clearMarkers();
       forgetStreamReach(type);
     }
-  }, [source]);
+    forgetFrozen();
+  }, [source, forgetFrozen]);
+  // "N new": resume and bring the new messages into view (the newest on top, or the first of
+  // them when oldest come first).
+  const [reveal, setReveal] = useState<{ key: string; at: number } | null>(null);
+  const showNew = useCallback(() => {
+    const first = resumeToNew();
+    const newest = liveRef.current.at(-1);
+    const target = newestFirst ? newest : first;
+    if (target) setReveal({ key: `${target.stream}:${target.seq}`, at: performance.now() });
+  }, [resumeToNew, newestFirst]);
   const shownRef = useRef(shown);
   shownRef.current = shown;
   const onExport = useCallback(
@@ -142,6 +155,7 @@ export function StreamView({ source }: { source: StreamSource }) {
           paused={pause.paused}
           newCount={pause.newCount}
           onTogglePause={pause.toggle}
+          onShowNew={showNew}
           onExport={onExport}
         />
       </StreamSidePanel>
@@ -215,6 +229,7 @@ export function StreamView({ source }: { source: StreamSource }) {
             showStream={source === "all"}
             knownHandles={knownHandles}
             focusKey={focusKey}
+            reveal={reveal}
           />
         )}
       </Box>

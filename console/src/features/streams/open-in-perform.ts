@@ -1,0 +1,49 @@
+// "Open in Perform" (workbench "Streams one can scan"): what Perform's form is filled with for a
+// message. A message a call caused (it carries `trigger_id`) opens that call again, method and
+// data; any other opens `send_message` with the message's activity as `data`, its `id` removed
+// (a message sent as given needs a new one), ready to edit and send.
+import { readActivity } from "../../lib/stream-activity-types.ts";
+import type { StreamMessage } from "../../lib/stream-store.ts";
+
+type Json = Record<string, unknown>;
+
+/** A prefilled Perform form: the method, its data (without `actor`), and who acts, if known. */
+export type PerformPrefill = { method: string; data: Json; actor: string | null };
+
+export type PerformSource =
+  { kind: "call"; triggerId: string } | { kind: "prefill"; prefill: PerformPrefill };
+
+function isObject(value: unknown): value is Json {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function stringField(value: unknown, key: string): string | null {
+  const field = isObject(value) ? value[key] : undefined;
+  return typeof field === "string" && field !== "" ? field : null;
+}
+
+export function performSourceOf(message: StreamMessage): PerformSource {
+  const triggerId = stringField(message.data, "trigger_id");
+  if (triggerId) return { kind: "call", triggerId };
+  return { kind: "prefill", prefill: sendMessagePrefill(message) };
+}
+
+/**
+ * `send_message` with the activity as it came (`data.raw`, not muck_out's normalised view, which
+ * has the object as a bare id), else the parsed activity, else the event's own data, as the
+ * account actor the event is about.
+ */
+export function sendMessagePrefill(message: StreamMessage): PerformPrefill {
+  const { data } = message;
+  const inner = isObject(data) && isObject(data.data) ? data.data : null;
+  const activity =
+    (inner && isObject(inner.raw) ? inner.raw : null) ?? readActivity(data) ?? inner ?? {};
+  const { id: _id, ...withoutId } = activity;
+  return { method: "send_message", data: { data: withoutId }, actor: stringField(data, "actor") };
+}
+
+/** A recorded call, without its `actor` (Perform adds the current actor's). */
+export function callPrefill(method: string, body: Json, actor: string | null): PerformPrefill {
+  const { actor: bodyActor, ...data } = body;
+  return { method, data, actor: actor ?? (typeof bodyActor === "string" ? bodyActor : null) };
+}
