@@ -1,8 +1,9 @@
 // cattle_grid's own history (`GET /fe/account/history` → `{events: [...]}`, its 10 newest, newest
 // first; spec/cattle-grid-real.md): what a stream without event ids can get back of what it
-// missed. Events carry `event_type` (which stream) and `history_id` (null there, a uuid on the
-// `combined` stream), so an event is recognised by its history id, else by its activity's id, else
-// by its whole content: the same event, from the history or live, is shown once.
+// missed. Events carry `event_type` (which stream) and `history_id`: a uuid on the `combined`
+// stream, but null in the history and on the other streams (seen on 0.5.22), so it cannot match
+// one copy of an event with another. An event is recognised by its activity's id, else by its
+// whole content less its history_id: the same event, from the history or live, is shown once.
 import { callFe } from "./fe-client.ts";
 import { rememberAbsent, routeOffered } from "./server-capabilities.ts";
 import { isStreamType, type StreamType } from "./stream-store.ts";
@@ -20,10 +21,11 @@ export function streamOf(event: unknown): StreamType | null {
 /** What makes two copies of one event the same: see the comment at the top. */
 export function eventKey(stream: StreamType, event: unknown): string {
   const record = (event ?? {}) as { history_id?: unknown; data?: { raw?: unknown } };
-  if (typeof record.history_id === "string") return `h:${record.history_id}`;
   const raw = record.data?.raw as { id?: unknown } | undefined;
   if (typeof raw?.id === "string") return `${stream}:${raw.id}`;
-  return `${stream}:${stableJson(event)}`;
+  if (typeof event !== "object" || event === null) return `${stream}:${stableJson(event)}`;
+  const { history_id: _historyId, ...rest } = event as Record<string, unknown>;
+  return `${stream}:${stableJson(rest)}`;
 }
 
 function stableJson(value: unknown): string {

@@ -22,12 +22,23 @@ export type SseServer = {
   close: () => Promise<void>;
 };
 
+/**
+ * `answers`: JSON bodies (200) for other `/fe` paths, by how the path ends (say
+ * `{"/account/info": {backend: {name: "cattle_grid"}}}`); info is a 404 otherwise.
+ */
 export async function startSseServer(
   script: (connection: SseConnection) => void,
+  answers: Record<string, unknown> = {},
 ): Promise<SseServer> {
   const connections: SseConnection[] = [];
   const waiters: Array<{ count: number; resolve: () => void }> = [];
   const server = createServer((request, response) => {
+    const answer = Object.entries(answers).find(([path]) => request.url?.endsWith(path));
+    if (answer) {
+      return void response
+        .writeHead(200, { "Content-Type": "application/json" })
+        .end(JSON.stringify(answer[1]));
+    }
     // The console asks once what the server is; this one serves streams only.
     if (request.url?.endsWith("/account/info")) {
       return void response.writeHead(404, { "Content-Type": "application/json" }).end("{}");

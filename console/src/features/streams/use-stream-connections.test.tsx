@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { act, render, screen, waitFor } from "@testing-library/react";
 import { getFeBaseUrl, setFeBaseUrl } from "../../lib/fe-client.ts";
 import { getStreamStore, STREAM_TYPES } from "../../lib/stream-store.ts";
+import { forgetCapabilities } from "../../lib/server-capabilities.ts";
 import { resetUserStore, useUserStore } from "../../lib/user-store.ts";
 import { startSseServer, type SseServer } from "../../test/sse-server.ts";
 import { useStreamConnections } from "./use-stream-connections.ts";
@@ -25,6 +26,8 @@ afterEach(async () => {
   act(() => resetUserStore());
   await server?.close();
   server = undefined;
+  forgetCapabilities();
+  localStorage.clear();
   setFeBaseUrl(originalBase);
   await resetAllStreams();
 });
@@ -117,5 +120,46 @@ describe("useStreamConnections", () => {
     await server.waitForConnections(3);
     const resumed = server.connections.find((c) => c.path.endsWith("/incoming"));
     expect(resumed?.headers["last-event-id"]).toBe("ev-99");
+  });
+
+  it("in front of cattle_grid, reads incoming and outgoing from its combined stream, each event once", async () => {
+    const note = (id: string) => ({ id, type: "Create", object: { type: "Note", content: id } });
+    const event = (type: string, id: string, historyId: string | null) => ({
+      data: { raw: note(id), parsed: {} },
+      actor: "http://cg.example/actor/bob",
+      event_type: type,
+      history_id: historyId,
+    });
+    server = await startSseServer(
+      (c) => {
+        c.open();
+        if (!c.path.endsWith("/combined")) return;
+        // No ids, as cattle_grid; the first event is also in its history (there history_id null).
+        c.send(`data: ${JSON.stringify(event("incoming", "http://cg.example/a/1", "0193-a"))}\n\n`);
+        c.send(`data: ${JSON.stringify(event("outgoing", "http://cg.example/a/2", "0193-b"))}\n\n`);
+        c.send(`data: ${JSON.stringify(event("incoming", "http://cg.example/a/3", "0193-c"))}\n\n`);
+      },
+      {
+        "/account/info": { backend: { name: "cattle_grid", version: "0.5.22" } },
+        "/account/history": { events: [event("incoming", "http://cg.example/a/1", null)] },
+      },
+    );
+    setFeBaseUrl(new URL("/fe", server.url).href);
+    act(() => useUserStore.getState().setToken("cattle-token"));
+    render(<Badges />);
+    await waitFor(
+      () => {
+        expect(screen.getByText("incoming: 2")).toBeInTheDocument();
+        expect(screen.getByText("outgoing: 1")).toBeInTheDocument();
+      },
+      { timeout: 5000 },
+    );
+    const streamPaths = server.connections.map((c) => c.path).filter((p) => p.includes("/stream/"));
+    expect(streamPaths.sort()).toEqual(["/fe/account/stream/combined", "/fe/account/stream/error"]);
+    // Whatever order the history and the live events came in, each is held once.
+    const held = getStreamStore("incoming")
+      .getState()
+      .messages.map((m) => (m.data as { data: { raw: { id: string } } }).data.raw.id);
+    expect(held.sort()).toEqual(["http://cg.example/a/1", "http://cg.example/a/3"]);
   });
 });
