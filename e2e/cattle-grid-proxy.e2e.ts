@@ -240,6 +240,23 @@ describe("the console in front of the real cattle_grid", () => {
     await eventually(() => new URL(page.url()).searchParams.get("uri")).toBe(bobActor.id);
   });
 
+  it("on a new browser, Incoming and Outgoing show what cattle_grid's history holds", async () => {
+    // alice's history: bob's Note to her (incoming) and hers to bob (outgoing), from tests above.
+    const fresh = await browser.newContext({ baseURL: proxy.url });
+    fresh.setDefaultTimeout(15_000);
+    try {
+      const other = await fresh.newPage();
+      await signIn(other, alice);
+      await eventually(() => badgeCount(other, "Incoming")).toBeGreaterThan(0);
+      await openFromDrawer(other, "Incoming");
+      await other.getByText('"performed through cattle_grid"').first().waitFor();
+      await openFromDrawer(other, "Outgoing");
+      await other.getByText('"hello through cattle_grid"').first().waitFor();
+    } finally {
+      await fresh.close();
+    }
+  });
+
   it("logs out (cattle_grid has no sign-out route: the console forgets the token)", async () => {
     const menu = await openActorMenu(page);
     await menu.getByRole("menuitem", { name: "Logout" }).click();
