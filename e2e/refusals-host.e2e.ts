@@ -77,6 +77,13 @@ for (const bad of badRequests) {
       expect(await inbound.textContent()).toContain(`Refused: ${bad.reason}1`);
       const itsRefusals = page.getByRole("table", { name: "Newest refusals" });
       await eventually(() => itsRefusals.textContent()).toContain(bad.words);
+
+      // Nothing refused reaches a stream: the account's retained log holds no event at all.
+      const log = await fetch(`${corral.url}/fe/account/events/all`, {
+        headers: { Authorization: `Bearer ${api.token}` },
+      });
+      expect(log.status).toBe(200);
+      expect(((await log.json()) as { events: unknown[] }).events).toEqual([]);
     } finally {
       await peer.close();
     }
