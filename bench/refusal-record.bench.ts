@@ -4,7 +4,7 @@
 // under delivery.bench.ts's inbox load (--part inbox --corral-only), alternating which goes first.
 // The figure is the server's CPU per inbox request (utime+stime from /proc), which the load the
 // other processes put on the machine disturbs far less than the rate does; both are printed.
-//   node bench/refusal-record.bench.ts [--pairs 3] [--inbox 15000] [--limit 1.05]
+//   node bench/refusal-record.bench.ts [--pairs 5] [--inbox 15000] [--limit 1.05]
 // The copy is made in a temporary folder (server/ copied, node_modules and console linked) and
 // deleted afterwards; nothing is switchable in the server itself.
 
@@ -17,7 +17,7 @@ import { parseArgs } from "node:util";
 
 const { values } = parseArgs({
   options: {
-    pairs: { type: "string", default: "3" },
+    pairs: { type: "string", default: "5" },
     inbox: { type: "string", default: "15000" },
     limit: { type: "string", default: "1.05" },
   },

@@ -8,11 +8,6 @@ const steps = [
   ["federation (loopback)", "node", ["bench/federation.bench.ts"]],
   ["delivery and inbox vs bare Fedify (loopback)", "node", ["bench/delivery.bench.ts"]],
   [
-    "refusal record's cost to the inbox, paired with a copy without it (issue 28)",
-    "node",
-    ["bench/refusal-record.bench.ts"],
-  ],
-  [
     "history queries, 10,000 events per stream (SQLite and PostgreSQL)",
     "node",
     ["bench/history.bench.ts"],
@@ -21,6 +16,11 @@ const steps = [
     "scale (SQLite and PostgreSQL, one process and web×2 + worker)",
     "node",
     ["bench/scale.bench.ts"],
+  ],
+  [
+    "refusal record's cost to the inbox, paired with a copy without it (issue 28)",
+    "node",
+    ["bench/refusal-record.bench.ts"],
   ],
 ];
 
