@@ -23,6 +23,11 @@ const steps = [
     "node",
     ["bench/scale.bench.ts"],
   ],
+  [
+    "refusal record's cost to the inbox, paired with a copy without it (issue 28)",
+    "node",
+    ["bench/refusal-record.bench.ts"],
+  ],
 ];
 
 for (const [name, command, args] of steps) {

@@ -77,6 +77,13 @@ for (const bad of badRequests) {
       expect(await inbound.textContent()).toContain(`Refused: ${bad.reason}1`);
       const itsRefusals = page.getByRole("table", { name: "Newest refusals" });
       await eventually(() => itsRefusals.textContent()).toContain(bad.words);
+
+      // Nothing refused reaches a stream: the account's retained log holds no event at all.
+      const log = await fetch(`${corral.url}/fe/account/events/all`, {
+        headers: { Authorization: `Bearer ${api.token}` },
+      });
+      expect(log.status).toBe(200);
+      expect(((await log.json()) as { events: unknown[] }).events).toEqual([]);
     } finally {
       await peer.close();
     }
@@ -108,8 +115,10 @@ test("'Check host' on a host whose inbox answers 403 ends with a verdict naming 
     await page.getByRole("heading", { name: peer.host, level: 1 }).waitFor();
 
     await page.getByRole("button", { name: "Check host" }).click();
+    // The steps arrive one by one; the verdict ends the check.
+    const verdict = page.getByRole("alert").filter({ hasText: /inbox/ });
+    await verdict.waitFor({ timeout: 30_000 });
     const steps = page.getByRole("table", { name: "Check steps" });
-    await steps.waitFor({ timeout: 30_000 });
     const rows = steps.getByRole("row");
     const names = await rows.evaluateAll((all) =>
       all.slice(1).map((row) => row.querySelector("td")?.textContent),
@@ -117,7 +126,6 @@ test("'Check host' on a host whose inbox answers 403 ends with a verdict naming 
     expect(names).toEqual(["resolve", "connect", "nodeinfo", "webfinger", "actor", "inbox"]);
     const inboxRow = rows.filter({ hasText: /^inbox/ });
     expect(await inboxRow.getByRole("cell").nth(1).textContent()).toBe("failed");
-    const verdict = page.getByRole("alert").filter({ hasText: /inbox/ });
     expect(await verdict.textContent()).toMatch(/^The GET of its inbox failed: .*403/);
   } finally {
     await peer.close();

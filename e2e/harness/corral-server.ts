@@ -34,8 +34,13 @@ export type Corral = {
   dispose(): Promise<void>;
 };
 
-/** `upstream`: proxy mode (`--upstream`), forwarding /fe to that server instead of answering it. */
-export async function startCorral(options: { upstream?: string } = {}): Promise<Corral> {
+/**
+ * `upstream`: proxy mode (`--upstream`), forwarding /fe to that server instead of answering it.
+ * `allowPrivateAddresses: false` leaves out `--allow-private-addresses` (the production default).
+ */
+export async function startCorral(
+  options: { upstream?: string; allowPrivateAddresses?: boolean } = {},
+): Promise<Corral> {
   const dir = mkdtempSync(join(tmpdir(), "corral-e2e-"));
   const port = await findFreePort();
   const url = `http://127.0.0.1:${port}`;
@@ -46,7 +51,8 @@ export async function startCorral(options: { upstream?: string } = {}): Promise<
   const start = async () => {
     if (child) throw new Error("the server is already running");
     const args = [CLI, "serve", "--port", String(port), "--host", "127.0.0.1", "--base-url", url];
-    args.push("--database", databaseUrl, "--allow-private-addresses");
+    args.push("--database", databaseUrl);
+    if (options.allowPrivateAddresses !== false) args.push("--allow-private-addresses");
     if (options.upstream) args.push("--upstream", options.upstream);
     const started = spawn(NODE, args, { cwd: REPO_ROOT, stdio: ["ignore", "pipe", "pipe"] });
     child = started;

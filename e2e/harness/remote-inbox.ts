@@ -12,8 +12,8 @@ export type RemoteInbox = {
   inbox: string;
   /** host:port, as the Deliveries page lists it. */
   host: string;
-  /** The status the inbox answers from now on. */
-  answer(status: number): void;
+  /** The status the inbox answers from now on, and the body (HTML) it sends with it. */
+  answer(status: number, body?: string): void;
   /** The bodies of the POSTs it answered with a 2xx, in arrival order. */
   accepted: unknown[];
   /** How many POSTs reached the inbox, whatever it answered. */
@@ -23,6 +23,7 @@ export type RemoteInbox = {
 
 export async function startRemoteInbox(name: string, status: number): Promise<RemoteInbox> {
   let current = status;
+  let currentBody = "";
   let attempts = 0;
   const accepted: unknown[] = [];
   let origin = "";
@@ -46,7 +47,9 @@ export async function startRemoteInbox(name: string, status: number): Promise<Re
       if (current >= 200 && current < 300) {
         accepted.push(JSON.parse(Buffer.concat(chunks).toString("utf8")) as unknown);
       }
-      response.writeHead(current).end();
+      response
+        .writeHead(current, currentBody ? { "Content-Type": "text/html" } : {})
+        .end(currentBody);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -56,7 +59,10 @@ export async function startRemoteInbox(name: string, status: number): Promise<Re
     actor: `${origin}/actor`,
     inbox: `${origin}/inbox`,
     host: `127.0.0.1:${port}`,
-    answer: (next) => void (current = next),
+    answer: (next, body = "") => {
+      current = next;
+      currentBody = body;
+    },
     accepted,
     attempts: () => attempts,
     close: () =>

@@ -5,7 +5,7 @@ import type { AddressInfo } from "node:net";
 // A whole remote ActivityPub server on 127.0.0.1 (plain HTTP; the harness runs Corral with
 // --allow-private-addresses): NodeInfo, WebFinger, one actor with its RSA key at /actor, and an
 // inbox at /inbox that accepts POSTs and answers GETs with the status the test sets (403 with an
-// HTML page, as a blocking host does). It signs what it sends as Mastodon does (draft-cavage,
+// HTML page, as a blocking host does), or holds them until the test lets them go. It signs what it sends as Mastodon does (draft-cavage,
 // rsa-sha256 over (request-target) host date digest), and can send with a Digest that lies.
 
 export type RemotePeer = {
@@ -16,6 +16,10 @@ export type RemotePeer = {
   inbox: string;
   /** What GET /inbox answers from now on (its body an HTML page). */
   inboxGetStatus(status: number): void;
+  /** Holds every GET /inbox unanswered until the returned function is called. */
+  holdInboxGets(): () => void;
+  /** How many TCP connections reached it (a check that "connects nowhere" leaves this at 0). */
+  connections(): number;
   /**
    * POSTs an activity to `inbox`, signed; `wrongDigest` sends a Digest of another body,
    * `dateOffsetMs` a Date that far off (signed as sent), `badSignature` a signature of other text.
@@ -33,6 +37,8 @@ export async function startRemotePeer(name: string): Promise<RemotePeer> {
   const publicKeyPem = publicKey.export({ type: "spki", format: "pem" }).toString();
   let origin = "";
   let getStatus = 200;
+  let inboxGetsHeld: Promise<void> | null = null;
+  let connections = 0;
   const json = (body: unknown, type = "application/activity+json") => ({ body, type });
   const server: Server = createServer((request, response) => {
     request.resume();
@@ -98,6 +104,17 @@ export async function startRemotePeer(name: string): Promise<RemotePeer> {
             }),
           );
         case "/inbox":
+          if (inboxGetsHeld) {
+            const status = getStatus;
+            void inboxGetsHeld.then(() =>
+              send(
+                status,
+                `<!DOCTYPE html><html><body><h1>${status}</h1></body></html>`,
+                "text/html",
+              ),
+            );
+            return;
+          }
           return send(
             getStatus,
             `<!DOCTYPE html><html><body><h1>${getStatus}</h1></body></html>`,
@@ -108,6 +125,7 @@ export async function startRemotePeer(name: string): Promise<RemotePeer> {
       }
     });
   });
+  server.on("connection", () => (connections += 1));
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   origin = `http://127.0.0.1:${port}`;
@@ -147,6 +165,15 @@ export async function startRemotePeer(name: string): Promise<RemotePeer> {
     actor: `${origin}/actor`,
     inbox: `${origin}/inbox`,
     inboxGetStatus: (status) => void (getStatus = status),
+    holdInboxGets: () => {
+      let release = () => {};
+      inboxGetsHeld = new Promise<void>((done) => (release = done));
+      return () => {
+        inboxGetsHeld = null;
+        release();
+      };
+    },
+    connections: () => connections,
     post,
     close: () =>
       new Promise((resolve) => {

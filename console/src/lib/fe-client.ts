@@ -32,6 +32,11 @@ export type FeRequest = {
    * then carries `headers` with those present, keyed as asked.
    */
   readHeaders?: readonly string[];
+  /**
+   * Asks for NDJSON (`Accept: application/x-ndjson`) and hears each line as it arrives; `data` is
+   * then the last line. An answer in plain JSON (a server that does not stream) is read as usual.
+   */
+  onLine?: (line: unknown) => void;
 };
 
 export type FeHeaders = Record<string, string>;
@@ -56,7 +61,9 @@ export type FeError = {
  * abort: no answer at all is an error value too (status 0, `unreachable`).
  */
 export async function callFe<T>(path: string, request: FeRequest = {}): Promise<FeResponse<T>> {
-  const headers: Record<string, string> = { Accept: "application/json" };
+  const headers: Record<string, string> = {
+    Accept: request.onLine ? `${NDJSON}, application/json` : "application/json",
+  };
   if (request.body !== undefined) headers["Content-Type"] = "application/json";
   const token = useUserStore.getState().token;
   if (token && !request.anonymous) headers.Authorization = `Bearer ${token}`;
@@ -70,7 +77,10 @@ export async function callFe<T>(path: string, request: FeRequest = {}): Promise<
       body: request.body === undefined ? undefined : JSON.stringify(request.body),
       signal: request.signal,
     });
-    data = await readJsonBody(response);
+    data =
+      request.onLine && response.ok && isNdjson(response)
+        ? await readNdjsonBody(response, request.onLine)
+        : await readJsonBody(response);
   } catch (failure) {
     if (request.signal?.aborted) throw failure;
     const cause = `no answer: ${failure instanceof Error ? failure.message : String(failure)}`;
@@ -114,6 +124,33 @@ function pickHeaders(headers: Headers, names: readonly string[]): FeHeaders {
     if (value !== null) picked[name] = value;
   }
   return picked;
+}
+
+const NDJSON = "application/x-ndjson";
+const isNdjson = (response: Response) =>
+  (response.headers.get("Content-Type") ?? "").split(";")[0]!.trim() === NDJSON;
+
+/** Reads an NDJSON answer line by line as it arrives; the last line is the answer's data. */
+async function readNdjsonBody(response: Response, onLine: (line: unknown) => void) {
+  let last: unknown = {};
+  let pending = "";
+  const take = (text: string) => {
+    if (text.trim() === "") return;
+    last = JSON.parse(text);
+    onLine(last);
+  };
+  const decoder = new TextDecoder();
+  const reader = response.body!.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    pending += decoder.decode(value, { stream: !done });
+    const lines = pending.split("\n");
+    pending = lines.pop()!;
+    for (const line of lines) take(line);
+    if (done) break;
+  }
+  take(pending);
+  return last;
 }
 
 async function readJsonBody(response: Response): Promise<unknown> {

@@ -2,7 +2,7 @@ import { callFe } from "./fe-client.ts";
 import { describeFeError } from "./fe-error-detail.ts";
 import { readHostList, type HostAction, type HostHealth } from "./host-health.ts";
 import { rememberAbsent, routeOffered } from "./server-capabilities.ts";
-import type { Backlog, HostCheck, HostDetail } from "./wire-types.ts";
+import type { Backlog, HostCheck, HostCheckLine, HostDetail } from "./wire-types.ts";
 
 // Corral's delivery-health routes (server.md §8) through the one fetch wrapper. Failures are
 // values; a network failure too, in words.
@@ -85,12 +85,22 @@ export async function fetchHostDetail(
 }
 
 /** `POST /fe/account/hosts/{host}/check`: the staged diagnosis, all steps in one answer. */
+/**
+ * `POST /fe/account/hosts/{host}/check`, streamed: `onLine` hears each step as it starts
+ * (`{running}`) and as it completes; the answer is the whole check, verdict included.
+ */
 export async function checkHost(
   host: string,
+  onLine: (line: HostCheckLine) => void = () => {},
 ): Promise<{ ok: true; check: HostCheck } | { ok: false; reason: string }> {
   try {
     const path = `/account/hosts/${encodeURIComponent(host)}/check`;
-    const result = await callFe<HostCheck>(path, { method: "POST" });
+    const result = await callFe<HostCheck>(path, {
+      method: "POST",
+      onLine: (line) => {
+        if (typeof line === "object" && line !== null) onLine(line as HostCheckLine);
+      },
+    });
     if (!result.ok) return { ok: false, reason: describeFeError(result) };
     const check = result.data;
     if (!check || !Array.isArray(check.steps) || typeof check.verdict !== "string") {

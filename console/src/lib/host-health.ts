@@ -28,6 +28,8 @@ export type HostHealth = {
   failuresByDay?: number[];
   /** When the current run of failures began; absent on servers that do not say. */
   failingSince?: string | null;
+  /** Why the newest attempt failed, in words (a host never reached too); absent when none did. */
+  lastError?: string | null;
   queued: number;
   failed: HostFailedDelivery[];
 };
@@ -71,6 +73,7 @@ function readHost(value: unknown): HostHealth | null {
     host.failuresByDay = byDay;
   }
   if (typeof value.failingSince === "string") host.failingSince = value.failingSince;
+  if (typeof value.lastError === "string") host.lastError = value.lastError;
   return host;
 }
 

@@ -2,6 +2,8 @@
 // `GET /fe/actor/triggers/{id}` answers. Corral's addition to cattle_grid's API; a real
 // cattle_grid has no such route and sends no Corral-Trigger-Id header.
 
+import type { DeliveryAttempt } from "./wire-types.ts";
+
 /** The response header of an accepted `POST /fe/actor/trigger/{method}`. */
 export const TRIGGER_ID_HEADER = "Corral-Trigger-Id";
 
@@ -26,6 +28,8 @@ export type TriggerDelivery = {
   lastError: string | null;
   nextAttemptAt: string | null;
   deliveredAt: string | null;
+  /** Each attempt, oldest first (Corral's `attemptLog`); absent when the server does not list them. */
+  attemptLog?: DeliveryAttempt[];
 };
 
 /** An event the trigger caused: its stream and its event id there. */
@@ -102,7 +106,9 @@ function readDelivery(value: unknown): TriggerDelivery | null {
   const deliveredAt = value.deliveredAt ?? null;
   if (status !== null && typeof status !== "number") return null;
   if (![lastError, nextAttemptAt, deliveredAt].every(isNullableString)) return null;
+  const attemptLog = readAttemptLog(value.attemptLog);
   return {
+    ...(attemptLog ? { attemptLog } : {}),
     inbox: value.inbox,
     state: value.state,
     status,
@@ -111,6 +117,25 @@ function readDelivery(value: unknown): TriggerDelivery | null {
     nextAttemptAt: nextAttemptAt as string | null,
     deliveredAt: deliveredAt as string | null,
   };
+}
+
+/** `attemptLog`, each entry checked; null when absent or not a list of attempts. */
+function readAttemptLog(value: unknown): DeliveryAttempt[] | null {
+  if (!Array.isArray(value)) return null;
+  const read: DeliveryAttempt[] = [];
+  for (const entry of value) {
+    if (!isRecord(entry) || typeof entry.at !== "string" || typeof entry.inbox !== "string") {
+      return null;
+    }
+    const status = entry.status ?? null;
+    const error = entry.error ?? null;
+    const response = entry.response ?? null;
+    if (status !== null && typeof status !== "number") return null;
+    if (!isNullableString(error) || !isNullableString(response)) return null;
+    const durationMs = typeof entry.durationMs === "number" ? entry.durationMs : 0;
+    read.push({ at: entry.at, inbox: entry.inbox, status, durationMs, error, response });
+  }
+  return read;
 }
 
 function isEventRef(value: unknown): value is TriggerEventRef {

@@ -184,5 +184,23 @@ function describeFetchError(url: string, error: unknown, timeoutMs?: number): st
     return `${url} did not answer within ${ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`}`;
   }
   const cause = err.cause?.code ?? err.code ?? err.cause?.message;
-  return `${url} could not be reached: ${cause ?? err.message}`;
+  const words = cause === undefined ? undefined : CODE_WORDS[cause];
+  return `${url} could not be reached: ${cause ?? err.message}${words ? ` (${words})` : ""}`;
 }
+
+/** Node's network error codes in words, after the code (which stays, for whoever searches it). */
+const CODE_WORDS: Record<string, string> = {
+  ENOTFOUND: "the name does not resolve",
+  EAI_NONAME: "the name does not resolve",
+  EAI_AGAIN: "the name could not be resolved now",
+  ECONNREFUSED: "the connection was refused: nothing listens on that port",
+  ECONNRESET: "the connection was cut",
+  EHOSTUNREACH: "no route to the host",
+  ENETUNREACH: "the network is unreachable",
+  ETIMEDOUT: "the connection timed out",
+  UND_ERR_CONNECT_TIMEOUT: "the connection timed out",
+  CERT_HAS_EXPIRED: "its TLS certificate has expired",
+  DEPTH_ZERO_SELF_SIGNED_CERT: "its TLS certificate is self-signed",
+  ERR_TLS_CERT_ALTNAME_INVALID: "its TLS certificate is for another name",
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: "its TLS certificate cannot be verified",
+};

@@ -9,7 +9,7 @@ import { signedGet } from "../activitypub/signing.ts";
 import { resolveWithDns } from "../activitypub/pinned-lookup.ts";
 import type { Services } from "../services.ts";
 import { findKnownActorOn } from "./host-check.store.ts";
-import type { HostCheck, HostCheckStep } from "./host-health.ts";
+import type { HostCheck, HostCheckLine, HostCheckStep } from "./host-health.ts";
 import { originOf, readNodeInfo } from "./host-software.ts";
 
 // POST /fe/account/hosts/{host}/check (server.md §11, "Diagnosis"): resolve, connect, NodeInfo,
@@ -29,13 +29,16 @@ const WORDS: Record<HostCheckStep["step"], string> = {
 
 type Outcome = { ok: true; detail: string; skipped?: boolean } | { ok: false; detail: string };
 
+/** `progress` hears each step as it starts and as it completes (the streamed answer). */
 export async function checkHost(
   services: Services,
   accountId: number,
   host: string,
+  progress: (line: HostCheckLine) => void = () => {},
 ): Promise<HostCheck> {
   const steps: HostCheckStep[] = [];
   const run = async (step: HostCheckStep["step"], work: () => Promise<Outcome>) => {
+    progress({ running: step });
     const started = performance.now();
     let outcome: Outcome;
     try {
@@ -43,12 +46,14 @@ export async function checkHost(
     } catch (error) {
       outcome = { ok: false, detail: (error as Error).message };
     }
-    steps.push({
+    const done: HostCheckStep = {
       step,
       ok: outcome.ok,
       ms: Math.round(performance.now() - started),
       detail: outcome.detail,
-    });
+    };
+    steps.push(done);
+    progress(done);
     return outcome.ok;
   };
   const outgoing = outgoingOf(services);

@@ -81,3 +81,9 @@ export interface HostCheck {
   /** One sentence naming the first step that failed, in words (or that every step passed). */
   verdict: string;
 }
+
+/**
+ * One line of the check streamed as NDJSON (`Accept: application/x-ndjson`): `{"running": step}`
+ * as a step starts, the step itself as it completes, and last the whole HostCheck.
+ */
+export type HostCheckLine = { running: HostCheckStep["step"] } | HostCheckStep | HostCheck;

@@ -10,7 +10,7 @@ import { findHost } from "../delivery/hosts.store.ts";
 import { hostSoftware } from "../delivery/host-software.ts";
 import { readBacklog } from "../delivery/backlog.ts";
 import { checkHost } from "../delivery/host-check.ts";
-import type { HostDetail } from "../delivery/host-health.ts";
+import type { HostCheckLine, HostDetail } from "../delivery/host-health.ts";
 import { readInbound } from "../receive/refusals.ts";
 import type { Services } from "../services.ts";
 import type { FeEnv } from "./auth.ts";
@@ -53,9 +53,13 @@ export function createHostRoutes(services: Services) {
       };
       return c.json(detail);
     })
-    .post("/account/hosts/:host/check", async (c) =>
-      c.json(await checkHost(services, c.get("account").id, c.req.param("host"))),
-    )
+    .post("/account/hosts/:host/check", async (c) => {
+      const accountId = c.get("account").id;
+      const host = c.req.param("host");
+      if (!acceptsNdjson(c.req.header("Accept")))
+        return c.json(await checkHost(services, accountId, host));
+      return streamCheck(services, accountId, host);
+    })
     .post("/account/hosts/:host/stop", act("stop", 204))
     .post("/account/hosts/:host/resume", act("resume", 202))
     .post("/account/hosts/:host/retry", act("retry", 202));
@@ -75,4 +79,42 @@ function emptyEntry(host: string) {
     failingSince: null,
     lastError: null,
   };
+}
+
+const NDJSON = "application/x-ndjson";
+
+/** A client that names NDJSON in Accept gets the check line by line; any other gets one JSON. */
+function acceptsNdjson(accept: string | undefined): boolean {
+  return (accept ?? "")
+    .split(",")
+    .some((part) => part.split(";")[0]!.trim().toLowerCase() === NDJSON);
+}
+
+/**
+ * The check as NDJSON (server.md §11, "Diagnosis"): `{"running": step}` as a step starts, the
+ * step as it completes, and last the whole answer, so a console shows each step when it is known.
+ */
+function streamCheck(services: Services, accountId: number, host: string): Response {
+  const encoder = new TextEncoder();
+  let open = true;
+  const body = new ReadableStream<Uint8Array>({
+    async start(controller) {
+      const send = (line: HostCheckLine) => {
+        if (open) controller.enqueue(encoder.encode(`${JSON.stringify(line)}\n`));
+      };
+      try {
+        send(await checkHost(services, accountId, host, send));
+      } catch (error) {
+        // Never an unfinished answer: the last line says the check itself broke, in words.
+        send({ steps: [], verdict: `The check could not run: ${(error as Error).message}` });
+      }
+      if (open) controller.close();
+    },
+    cancel() {
+      open = false;
+    },
+  });
+  return new Response(body, {
+    headers: { "Content-Type": `${NDJSON}; charset=utf-8`, "Cache-Control": "no-store" },
+  });
 }

@@ -84,8 +84,9 @@ export type { HostHealth } from "../delivery/host-health.ts";
 export type { DeliveryAttempt, HostDetail, HostHold } from "../delivery/host-health.ts";
 /** Corral's addition: `GET /fe/account/backlog` (server.md §11). */
 export type { Backlog } from "../delivery/host-health.ts";
-/** Corral's addition: `POST /fe/account/hosts/{host}/check` answers a HostCheck (server.md §11). */
-export type { HostCheck, HostCheckStep } from "../delivery/host-health.ts";
+/** Corral's addition: `POST /fe/account/hosts/{host}/check` answers a HostCheck (server.md §11);
+ * with `Accept: application/x-ndjson` it streams HostCheckLines, the HostCheck last. */
+export type { HostCheck, HostCheckLine, HostCheckStep } from "../delivery/host-health.ts";
 
 /** Corral's addition: `GET /fe/account/refusals` answers a RefusalPage (server.md §11). */
 export type {

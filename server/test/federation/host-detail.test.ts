@@ -253,6 +253,67 @@ describe("checking a host", () => {
   });
 });
 
+describe("checking a host, streamed (Accept: application/x-ndjson)", () => {
+  it("sends each step as it completes and names the one running, the whole answer last", async () => {
+    // A host that accepts the connection and then says nothing: the connect step waits on it.
+    const sockets = new Set<import("node:net").Socket>();
+    const silent = createServer((socket) => sockets.add(socket));
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    const port = (silent.address() as { port: number }).port;
+    try {
+      const response = await fe(server, token, `/account/hosts/127.0.0.1:${port}/check`, {
+        method: "POST",
+        headers: { Accept: "application/x-ndjson" },
+      });
+      expect(response.status).toBe(200);
+      expect(response.headers.get("Content-Type")).toMatch(/^application\/x-ndjson/);
+      const reader = response.body!.getReader();
+      const decoder = new TextDecoder();
+      const lines: unknown[] = [];
+      let pending = "";
+      const readUntil = async (seen: (line: unknown) => boolean) => {
+        while (!lines.some(seen)) {
+          const { done, value } = await reader.read();
+          if (done) throw new Error(`the stream ended after ${JSON.stringify(lines)}`);
+          pending += decoder.decode(value, { stream: true });
+          const parts = pending.split("\n");
+          pending = parts.pop()!;
+          lines.push(...parts.filter((p) => p !== "").map((p) => JSON.parse(p) as unknown));
+        }
+      };
+      // While the connect step still waits (its TLS handshake is never answered), the resolve
+      // step is already there.
+      await readUntil((line) => (line as { running?: string }).running === "connect");
+      expect(lines).toEqual([
+        { running: "resolve" },
+        expect.objectContaining({ step: "resolve", ok: true }),
+        { running: "connect" },
+      ]);
+      await expect.poll(() => sockets.size).toBeGreaterThan(0);
+      for (const socket of sockets) socket.destroy();
+      await readUntil((line) => typeof (line as { verdict?: string }).verdict === "string");
+      expect(lines.at(-2)).toMatchObject({ step: "connect", ok: false });
+      expect(lines.at(-1)).toMatchObject({
+        steps: [{ step: "resolve" }, { step: "connect", ok: false }],
+        verdict: expect.stringMatching(/^Connecting to it failed/),
+      });
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    }
+  });
+
+  it("answers one JSON document to a client that does not ask for NDJSON", async () => {
+    const closed = await closedPort();
+    const response = await fe(server, token, `/account/hosts/127.0.0.1:${closed}/check`, {
+      method: "POST",
+      headers: { Accept: "application/json" },
+    });
+    expect(response.headers.get("Content-Type")).toMatch(/^application\/json/);
+    expect(((await response.json()) as { steps: unknown[] }).steps).toHaveLength(2);
+  });
+});
+
 /** A port nothing listens on (taken, then freed). */
 async function closedPort(): Promise<number> {
   const probe = createServer();

@@ -18,7 +18,7 @@ import {
 import { Link as RouterLink, useParams } from "react-router";
 import { checkHost, fetchHostDetail } from "../../lib/host-client.ts";
 import { fetchRefusals, reasonLabel, type RefusalEntry } from "../../lib/refusal-client.ts";
-import type { HostCheck, HostDetail } from "../../lib/wire-types.ts";
+import type { HostCheckStep, HostDetail } from "../../lib/wire-types.ts";
 import { formatWhen } from "./format-when.ts";
 import { StopDeliveryDialog } from "./stop-delivery-dialog.tsx";
 import { describeWork, useHostActions } from "./use-host-actions.ts";
@@ -225,38 +225,62 @@ function Directions({ title, children }: { title: string; children: ReactNode })
   );
 }
 
-/** "Check host": the server runs every step and answers once; the page waits, then shows them. */
+/** The steps of server.md's diagnosis, in order, with the words the page shows while one runs. */
+const CHECK_STEPS: Record<HostCheckStep["step"], string> = {
+  resolve: "resolving its name",
+  connect: "connecting",
+  nodeinfo: "reading its NodeInfo",
+  webfinger: "WebFinger",
+  actor: "the signed GET of its actor",
+  inbox: "the GET of its inbox",
+};
+
+/**
+ * "Check host": the server streams the diagnosis; each step shows as it completes, the one running
+ * says so, and the verdict sentence ends it.
+ */
 function HostCheckPanel({ host }: { host: string }) {
-  const [running, setRunning] = useState(false);
-  const [check, setCheck] = useState<HostCheck | null>(null);
+  const [running, setRunning] = useState<HostCheckStep["step"] | "starting" | null>(null);
+  const [steps, setSteps] = useState<HostCheckStep[]>([]);
+  const [verdict, setVerdict] = useState<string | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
 
   const run = async () => {
-    setRunning(true);
-    setCheck(null);
+    setRunning("starting");
+    setSteps([]);
+    setVerdict(null);
     setProblem(null);
-    const answer = await checkHost(host);
-    setRunning(false);
-    if (answer.ok) setCheck(answer.check);
-    else setProblem(answer.reason);
+    const answer = await checkHost(host, (line) => {
+      if ("verdict" in line) return;
+      if ("running" in line) setRunning(line.running);
+      else setSteps((done) => [...done, line]);
+    });
+    setRunning(null);
+    if (answer.ok) {
+      // A server that does not stream answers once: its steps arrive here.
+      setSteps(answer.check.steps);
+      setVerdict(answer.check.verdict);
+    } else setProblem(answer.reason);
   };
 
-  const failed = check?.steps.some((step) => !step.ok) ?? false;
+  const failed = steps.length === 0 || steps.some((step) => !step.ok);
   return (
     <Stack spacing={1} component="section" aria-label="Check host">
       <Typography variant="h6" component="h2">
         Diagnosis
       </Typography>
       <Stack direction="row" spacing={1} sx={{ alignItems: "center" }}>
-        <Button variant="contained" disabled={running} onClick={() => void run()}>
+        <Button variant="contained" disabled={running !== null} onClick={() => void run()}>
           Check host
         </Button>
         <Box role="status" sx={{ display: "flex", alignItems: "center", gap: 1 }}>
-          {running && (
+          {running !== null && (
             <>
               <CircularProgress size={16} aria-hidden />
               <Typography variant="body2">
-                Checking {host}: resolve, connect, NodeInfo, WebFinger, actor, inbox (up to 30 s)…
+                {running === "starting"
+                  ? `Checking ${host} (up to 30 s)…`
+                  : `Checking ${host}: ${CHECK_STEPS[running]}…`}
               </Typography>
             </>
           )}
@@ -267,34 +291,40 @@ function HostCheckPanel({ host }: { host: string }) {
           Could not check {host}: {problem}.
         </Alert>
       )}
-      {check && (
-        <>
-          <TableContainer sx={{ overflowX: "auto" }}>
-            <Table size="small" aria-label="Check steps">
-              <TableHead>
-                <TableRow>
-                  {["Step", "Result", "Time (ms)", "Detail"].map((title) => (
-                    <TableCell key={title} sx={noWrap}>
-                      {title}
-                    </TableCell>
-                  ))}
-                </TableRow>
-              </TableHead>
-              <TableBody>
-                {check.steps.map((step) => (
-                  <TableRow key={step.step}>
-                    <TableCell>{step.step}</TableCell>
-                    <TableCell>{step.ok ? "ok" : "failed"}</TableCell>
-                    <TableCell>{step.ms}</TableCell>
-                    <TableCell sx={{ wordBreak: "break-word" }}>{step.detail}</TableCell>
-                  </TableRow>
+      {(steps.length > 0 || (running !== null && running !== "starting")) && (
+        <TableContainer sx={{ overflowX: "auto" }}>
+          <Table size="small" aria-label="Check steps">
+            <TableHead>
+              <TableRow>
+                {["Step", "Result", "Time (ms)", "Detail"].map((title) => (
+                  <TableCell key={title} sx={noWrap}>
+                    {title}
+                  </TableCell>
                 ))}
-              </TableBody>
-            </Table>
-          </TableContainer>
-          <Alert severity={failed ? "error" : "success"}>{check.verdict}</Alert>
-        </>
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {steps.map((step) => (
+                <TableRow key={step.step}>
+                  <TableCell>{step.step}</TableCell>
+                  <TableCell>{step.ok ? "ok" : "failed"}</TableCell>
+                  <TableCell>{step.ms}</TableCell>
+                  <TableCell sx={{ wordBreak: "break-word" }}>{step.detail}</TableCell>
+                </TableRow>
+              ))}
+              {running !== null && running !== "starting" && (
+                <TableRow>
+                  <TableCell>{running}</TableCell>
+                  <TableCell>running</TableCell>
+                  <TableCell />
+                  <TableCell>{CHECK_STEPS[running]}…</TableCell>
+                </TableRow>
+              )}
+            </TableBody>
+          </Table>
+        </TableContainer>
       )}
+      {verdict !== null && <Alert severity={failed ? "error" : "success"}>{verdict}</Alert>}
     </Stack>
   );
 }

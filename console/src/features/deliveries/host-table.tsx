@@ -91,6 +91,12 @@ function HostCards({ hosts, working, onStop, onAct }: Props) {
                 <dd>{formatWhen(host.failingSince)}</dd>
               </>
             )}
+            {host.state !== "ok" && host.lastError && (
+              <>
+                <dt>Last error</dt>
+                <dd style={{ overflowWrap: "anywhere" }}>{host.lastError}</dd>
+              </>
+            )}
             <dt>Last success</dt>
             <dd>{formatWhen(host.lastSuccessAt)}</dd>
             <dt>Last failure</dt>
@@ -140,6 +146,15 @@ function WideHostTable({ hosts, working, onStop, onAct }: Props) {
                 {host.state === "failing" && host.failingSince && (
                   <Typography variant="caption" component="div" sx={noWrap}>
                     since {formatWhen(host.failingSince)}
+                  </Typography>
+                )}
+                {host.state !== "ok" && host.lastError && (
+                  <Typography
+                    variant="caption"
+                    component="div"
+                    sx={{ maxWidth: 320, overflowWrap: "anywhere" }}
+                  >
+                    {host.lastError}
                   </Typography>
                 )}
               </TableCell>

@@ -1,4 +1,4 @@
-import { useId, useState } from "react";
+import { Fragment, useId, useState } from "react";
 import {
   Alert,
   Button,
@@ -17,6 +17,7 @@ import {
   type TriggerDelivery,
   type TriggerRecord,
 } from "../../lib/trigger-record.ts";
+import { AttemptsTimeline } from "./attempts-timeline.tsx";
 import { formatTime } from "./call-text.ts";
 
 type Props = { record: TriggerRecord; onRedelivered: () => void };
@@ -26,6 +27,13 @@ export function DeliveryTable({ record, onRedelivered }: Props) {
   const headingId = useId();
   const [busy, setBusy] = useState<string | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
+  const [open, setOpen] = useState<ReadonlySet<string>>(new Set());
+  const toggle = (inbox: string) =>
+    setOpen((shown) => {
+      const next = new Set(shown);
+      if (!next.delete(inbox)) next.add(inbox);
+      return next;
+    });
 
   const redeliver = async (delivery: TriggerDelivery) => {
     setBusy(delivery.inbox);
@@ -57,33 +65,54 @@ export function DeliveryTable({ record, onRedelivered }: Props) {
             </TableRow>
           </TableHead>
           <TableBody>
-            {record.deliveries.map((delivery) => (
-              <TableRow key={delivery.inbox}>
-                <TableCell sx={{ overflowWrap: "anywhere", minWidth: 160 }}>
-                  {delivery.inbox}
-                </TableCell>
-                <TableCell>{delivery.state}</TableCell>
-                <TableCell>{delivery.status ?? "—"}</TableCell>
-                <TableCell>{delivery.attempts}</TableCell>
-                <TableCell>{delivery.lastError ?? "—"}</TableCell>
-                <TableCell>{describeWhen(delivery)}</TableCell>
-                <TableCell>
-                  {canRedeliver(delivery) && (
-                    <Button
-                      size="small"
-                      disabled={busy !== null}
-                      onClick={() => void redeliver(delivery)}
-                    >
-                      Redeliver
-                    </Button>
+            {record.deliveries.map((delivery) => {
+              const shown = open.has(delivery.inbox);
+              const timelineId = `${headingId}-${record.deliveries.indexOf(delivery)}`;
+              return (
+                <Fragment key={delivery.inbox}>
+                  <TableRow>
+                    <TableCell sx={{ overflowWrap: "anywhere", minWidth: 160 }}>
+                      {delivery.inbox}
+                    </TableCell>
+                    <TableCell>{delivery.state}</TableCell>
+                    <TableCell>{delivery.status ?? "—"}</TableCell>
+                    <TableCell>{delivery.attempts}</TableCell>
+                    <TableCell>{delivery.lastError ?? "—"}</TableCell>
+                    <TableCell>{describeWhen(delivery)}</TableCell>
+                    <TableCell sx={{ whiteSpace: "nowrap" }}>
+                      <Button
+                        size="small"
+                        aria-expanded={shown}
+                        aria-controls={shown ? timelineId : undefined}
+                        onClick={() => toggle(delivery.inbox)}
+                      >
+                        {shown ? "Hide attempts" : "Show attempts"}
+                      </Button>
+                      {canRedeliver(delivery) && (
+                        <Button
+                          size="small"
+                          disabled={busy !== null}
+                          onClick={() => void redeliver(delivery)}
+                        >
+                          Redeliver
+                        </Button>
+                      )}
+                      {/* Beside the button, not in it: its name stays "Redeliver". */}
+                      {busy === delivery.inbox && (
+                        <CircularProgress size={14} aria-label="Redelivering" />
+                      )}
+                    </TableCell>
+                  </TableRow>
+                  {shown && (
+                    <TableRow id={timelineId}>
+                      <TableCell colSpan={7} sx={{ overflowX: "auto" }}>
+                        <AttemptsTimeline delivery={delivery} />
+                      </TableCell>
+                    </TableRow>
                   )}
-                  {/* Beside the button, not in it: its name stays "Redeliver". */}
-                  {busy === delivery.inbox && (
-                    <CircularProgress size={14} aria-label="Redelivering" />
-                  )}
-                </TableCell>
-              </TableRow>
-            ))}
+                </Fragment>
+              );
+            })}
           </TableBody>
         </Table>
       </TableContainer>

@@ -167,6 +167,69 @@ describe("perform result", () => {
     expect(within(table).queryByRole("button", { name: "Redeliver" })).toBeNull();
   });
 
+  it("'Show attempts' opens a row's attempts timeline: time, status, duration, error, answer", async () => {
+    const attempt = (
+      n: number,
+      status: number | null,
+      error: string | null,
+      response: string | null,
+    ) => ({
+      at: `2026-11-25T03:0${n}:00Z`,
+      inbox: inboxes[1],
+      status,
+      durationMs: 10 * n,
+      error,
+      response,
+    });
+    const retried: Partial<TriggerRecord> = {
+      ...outcomes,
+      deliveries: [
+        delivery(inboxes[1], {
+          state: "delivered",
+          status: 202,
+          attempts: 3,
+          attemptLog: [
+            attempt(1, 503, "answered 503 Service Unavailable", "<html>Busy"),
+            attempt(2, null, "could not be reached: ECONNRESET", null),
+            attempt(3, 202, null, null),
+          ],
+        }),
+        delivery(inboxes[0], { state: "delivered", status: 202, attempts: 1 }),
+      ],
+    };
+    const book = createTriggerBook([retried]);
+    const { result, user } = await performSendMessage('{"data": {"type": "Note"}}', book);
+    const table = await within(result).findByRole("table", { name: "Deliveries" });
+    // Found before a timeline opens: an open one's table is named after its inbox too.
+    await waitFor(() => expect(row(table, inboxes[1])).toHaveTextContent("delivered"));
+    const rowB = row(table, inboxes[1]);
+    const rowA = row(table, inboxes[0]);
+    const show = within(rowB).getByRole("button", { name: "Show attempts" });
+    expect(show).toHaveAttribute("aria-expanded", "false");
+
+    await user.click(show);
+
+    const timeline = within(result).getByRole("table", { name: `Attempts to ${inboxes[1]}` });
+    const cells = within(timeline)
+      .getAllByRole("row")
+      .slice(1)
+      .map((r) =>
+        within(r)
+          .getAllByRole("cell")
+          .map((cell) => cell.textContent),
+      );
+    expect(cells.map((c) => [c[0], c[2], c[3], c[4], c[5]])).toEqual([
+      ["1", "503", "10", "answered 503 Service Unavailable", "<html>Busy"],
+      ["2", "no answer", "20", "could not be reached: ECONNRESET", ""],
+      ["3", "202", "30", "", ""],
+    ]);
+    // A server that lists no attempts says so instead of showing an empty table.
+    await user.click(within(rowA).getByRole("button", { name: "Show attempts" }));
+    expect(within(result).getByText("The server does not list each attempt.")).toBeInTheDocument();
+    await user.click(within(rowB).getByRole("button", { name: "Hide attempts" }));
+    expect(within(result).queryByRole("table", { name: `Attempts to ${inboxes[1]}` })).toBeNull();
+  });
+
   it("opens /perform?call=<id> from the address by fetching the record", async () => {
     state.triggers.records.set("t-9", {
       id: "t-9",
