@@ -13,6 +13,7 @@ import {
   readUserStorage,
   signIn,
   signInControl,
+  signInForm,
   streamsConnected,
 } from "./harness/console-ui.ts";
 import { startCorral, type Corral } from "./harness/corral-server.ts";
@@ -294,5 +295,34 @@ describe("the console in front of the real cattle_grid", () => {
     await page.waitForURL((url) => url.pathname === "/");
     await signInControl(page).waitFor();
     await page.getByText("Please login").waitFor();
+  });
+
+  it("signed out, Lookup and Perform say Please login; a refused sign-in shows cattle_grid's reason; a new browser's Incoming fills from cattle_grid's history", async () => {
+    for (const path of ["/lookup", "/perform"]) {
+      await page.goto(path);
+      await page.getByText("Please login").waitFor();
+    }
+    const fresh = await browser.newContext({
+      baseURL: proxy.url,
+      viewport: { width: 1280, height: 900 },
+    });
+    fresh.setDefaultTimeout(15_000);
+    try {
+      const other = await fresh.newPage();
+      await other.goto("/signin");
+      await other.getByRole("textbox", { name: "Name" }).fill(bob.name);
+      await other.getByLabel("Password").fill("not-the-password");
+      await signInForm(other).getByRole("button", { name: "Sign In" }).click();
+      const reason = signInForm(other).getByRole("alert");
+      await eventually(() => reason.innerText()).toMatch(/\S/);
+      expect(new URL(other.url()).pathname).toBe("/signin");
+
+      await signIn(other, bob);
+      await openFromDrawer(other, "Incoming");
+      // Sent by alice in the third test, before this browser existed; cattle_grid's history holds it.
+      await other.getByText('"hello through cattle_grid"').first().waitFor();
+    } finally {
+      await fresh.close();
+    }
   });
 });
