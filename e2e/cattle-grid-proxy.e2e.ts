@@ -8,9 +8,11 @@ import {
   chooseOption,
   drawerEntry,
   eventually,
+  listOptions,
   openActorMenu,
   openFromDrawer,
   readUserStorage,
+  recordFeRequests,
   signIn,
   signInControl,
   signInForm,
@@ -32,24 +34,22 @@ const alice = { name: "alice", password: "alice-password" };
 const bob = { name: "bob", password: "bob-password" };
 let aliceApi: FeApi;
 let bobApi: FeApi;
-const search = (page: Page) => page.getByRole("searchbox", { name: "Search messages" });
-const shownCount = (page: Page) => page.getByTestId("shown-count").innerText();
 let aliceActor: { id: string };
 let bobActor: { id: string };
+const search = (page: Page) => page.getByRole("searchbox", { name: "Search messages" });
+const shownCount = (page: Page) => page.getByTestId("shown-count").innerText();
 
 beforeAll(async () => {
   [cattleGrid, browser] = await Promise.all([startCattleGrid(), launchChromium()]);
   proxy = await startCorral({ upstream: cattleGrid.origin });
   await cattleGrid.createAccount(alice.name, alice.password);
   await cattleGrid.createAccount(bob.name, bob.password);
-  [aliceApi, bobApi] = await Promise.all([
-    signInApi(cattleGrid.origin, alice.name, alice.password),
-    signInApi(cattleGrid.origin, bob.name, bob.password),
-  ]);
-  [aliceActor, bobActor] = await Promise.all([
-    aliceApi.createActor("alice"),
-    bobApi.createActor("bob"),
-  ]);
+  // One after the other: two sign-ins at once have given a token cattle_grid then answered 401
+  // for (seen here, as in cattle-grid-restart.e2e.ts).
+  aliceApi = await signInApi(cattleGrid.origin, alice.name, alice.password);
+  bobApi = await signInApi(cattleGrid.origin, bob.name, bob.password);
+  aliceActor = await aliceApi.createActor("alice");
+  bobActor = await bobApi.createActor("bob");
   context = await browser.newContext({
     baseURL: proxy.url,
     viewport: { width: 1280, height: 900 },
@@ -132,55 +132,71 @@ describe("the console in front of the real cattle_grid", () => {
     await eventually(() => badgeCount(page, "Error"), 20_000).toBeGreaterThan(before);
   });
 
-  it("reads Incoming and Outgoing from cattle_grid's one combined stream; a Perform shows on Outgoing and on All, once, labelled", async () => {
-    const streams: string[] = [];
-    page.on("request", (request) => {
-      const path = new URL(request.url()).pathname;
-      if (path.startsWith("/fe/account/stream/"))
-        streams.push(path.slice("/fe/account/stream/".length));
-    });
-    await page.reload();
-    await streamsConnected(page);
-    expect([...new Set(streams)].sort()).toEqual(["combined", "error"]);
-
-    await openFromDrawer(page, "Perform");
-    await eventually(() => page.getByTestId("current-actor").innerText()).toContain(bobActor.id);
-    await chooseOption(page, "Method to perform", "send_message");
-    const outgoingBefore = await badgeCount(page, "Outgoing");
-    const note = buildCreateNote(bobActor.id, aliceActor.id, "performed through cattle_grid");
-    await page.getByRole("textbox", { name: "data" }).fill(JSON.stringify({ data: note }));
-    await page.getByRole("heading", { name: "Resulting output" }).waitFor();
-    await page.getByRole("button", { name: "Perform" }).click();
-    // cattle_grid answers 202 and reports nothing more about a call: the Result says just that.
-    await page
-      .getByRole("region", { name: "Result" })
-      .getByText(/send_message: handed over \(HTTP 202\)/)
-      .waitFor();
-    await page.getByRole("list", { name: "History" }).getByRole("listitem").first().waitFor();
-    await eventually(() => badgeCount(page, "Outgoing"), 20_000).toBe(outgoingBefore + 1);
-
-    await openFromDrawer(page, "All");
-    await search(page).fill("performed through cattle_grid");
-    await eventually(() => shownCount(page)).toMatch(/^1 of \d+$/);
-    const label = page.getByTestId("message-summary").first().locator(".MuiChip-label");
-    expect(await label.textContent()).toBe("Outgoing");
-    await search(page).fill("hello through cattle_grid");
-    await eventually(() => shownCount(page)).toMatch(/^1 of \d+$/);
-    expect(await label.textContent()).toBe("Incoming");
-    await search(page).fill("");
+  it("lists every actor in the Open menu with a check mark on the current one; another becomes current", async () => {
+    const menu = await openActorMenu(page);
+    const items = menu.getByRole("menuitemradio");
+    await eventually(() => items.count()).toBe(2);
+    const current = menu.getByRole("menuitemradio", { checked: true });
+    await current.waitFor();
+    expect(await current.getAttribute("aria-checked")).toBe("true");
+    await menu.getByRole("menuitemradio", { checked: false }).click();
+    await eventually(async () => (await readUserStorage(page))?.currentActor).toMatch(
+      new RegExp(`^${cattleGrid.origin}/actor/`),
+    );
+    const chosen = (await readUserStorage(page))!.currentActor;
+    expect(chosen).not.toBe(bobActor.id);
+    // Back to bob for the tests after this one.
+    const again = await openActorMenu(page);
+    await again.getByRole("menuitemradio", { checked: false }).click();
+    await eventually(async () => (await readUserStorage(page))?.currentActor).toBe(bobActor.id);
   });
 
-  it("on a stream: type filter, Pause and N new, Compact, Newest first, Export, Open in Perform and Reset", async () => {
-    await openFromDrawer(page, "Incoming");
-    const send = (text: string) =>
-      aliceApi.trigger("send_message", {
-        actor: aliceActor.id,
-        data: buildCreateNote(aliceActor.id, bobActor.id, text),
+  it("performs send_message through cattle_grid: Outgoing shows it, alice's Incoming too, read from one combined stream", async () => {
+    const requests = recordFeRequests(page);
+    await page.reload();
+    await streamsConnected(page);
+    const streams = () =>
+      requests.map((r) => new URL(r.url()).pathname).filter((p) => p.includes("/stream/"));
+    expect(streams().sort()).toEqual(["/fe/account/stream/combined", "/fe/account/stream/error"]);
+
+    const before = await badgeCount(page, "Outgoing");
+    await openFromDrawer(page, "Perform");
+    const note = buildCreateNote(bobActor.id, aliceActor.id, "performed through cattle_grid");
+    await chooseOption(page, "Method to perform", "send_message");
+    await page.getByRole("textbox", { name: "data" }).fill(JSON.stringify({ data: note }));
+    await page.getByRole("button", { name: "Perform" }).click();
+    await eventually(
+      () => requests.filter((r) => r.url().endsWith("/fe/actor/trigger/send_message")).length,
+    ).toBe(1);
+    const trigger = requests.find((r) => r.url().endsWith("/fe/actor/trigger/send_message"))!;
+    expect(trigger.postDataJSON()).toEqual({ actor: bobActor.id, data: note });
+    await eventually(() => badgeCount(page, "Outgoing"), 20_000).toBe(before + 1);
+    // Delivered by cattle_grid to alice, whose history holds it.
+    await eventually(async () => {
+      const response = await fetch(`${cattleGrid.origin}/fe/account/history`, {
+        headers: { Authorization: `Bearer ${aliceApi.token}` },
       });
+      return JSON.stringify(await response.json()).includes("performed through cattle_grid");
+    }, 20_000).toBe(true);
+
+    // All lists the outgoing message beside the incoming ones, each once.
+    await openFromDrawer(page, "All");
+    const search = page.getByRole("searchbox", { name: "Search messages" });
+    await search.fill("performed through cattle_grid");
+    await eventually(() => page.getByTestId("shown-count").textContent()).toMatch(/^1 of \d+$/);
+    await search.fill("hello through cattle_grid");
+    await eventually(() => page.getByTestId("shown-count").textContent()).toMatch(/^1 of \d+$/);
+    await search.fill("");
+  });
+
+  it("on a stream: Pause and N new, Compact, Newest first, Search with N of M, Export and Open in Perform", async () => {
+    await openFromDrawer(page, "Incoming");
     const held = await badgeCount(page, "Incoming");
-    await chooseOption(page, "Select Type of Activity", "Create");
     await page.getByRole("button", { name: "Pause" }).click();
-    await send("sent while paused");
+    await aliceApi.trigger("send_message", {
+      actor: aliceActor.id,
+      data: buildCreateNote(aliceActor.id, bobActor.id, "sent while paused"),
+    });
     await eventually(() => badgeCount(page, "Incoming"), 20_000).toBe(held + 1);
     await page.getByRole("button", { name: "1 new" }).click();
     await page.getByText('"sent while paused"').first().waitFor();
@@ -215,67 +231,88 @@ describe("the console in front of the real cattle_grid", () => {
       data: { object: { content: string } };
     };
     expect(data.data.object.content).toBe("sent while paused");
-
     await openFromDrawer(page, "Incoming");
     await search(page).fill("");
+  });
+
+  it("filters Incoming by type and keeps its messages once across a reload; Reset empties it", async () => {
+    await openFromDrawer(page, "Incoming");
+    const held = await badgeCount(page, "Incoming");
+    expect(held).toBeGreaterThan(0);
+    expect(await listOptions(page, "Select Type of Activity")).toEqual(["Don't filter", "Create"]);
+    await chooseOption(page, "Select Type of Activity", "Create");
+    await eventually(() => page.getByTestId("shown-count").textContent()).toBe(
+      `${held} of ${held}`,
+    );
+    await page.reload();
+    await streamsConnected(page);
+    await page.getByText('"hello through cattle_grid"').first().waitFor();
+    // Nothing comes twice: not from the history, not from the stream.
+    await page.waitForTimeout(500);
+    expect(await badgeCount(page, "Incoming")).toBe(held);
+    expect(await page.getByTestId("shown-count").textContent()).toBe(`${held} of ${held}`);
     await page.getByRole("button", { name: "Reset" }).click();
     await page.getByText("Nothing to display").waitFor();
     expect(await badgeCount(page, "Incoming")).toBe(0);
   });
 
-  it("looks up by Enter, keeps Recent lookups with a curl line, and says in a sentence when nothing answered", async () => {
-    await page.goto("/lookup");
-    const uri = page.getByRole("textbox", { name: "URI" });
-    await uri.fill("http://127.0.0.1:9/nobody-here");
-    await uri.press("Enter");
-    await page.getByText(/nothing answered at this URI/).waitFor({ timeout: 20_000 });
-    expect(await page.getByTestId("curl-example").textContent()).toContain(
-      "http://127.0.0.1:9/nobody-here",
-    );
+  it("says what cattle_grid does not report, and logs no failed request on Info, Deliveries or Refused", async () => {
+    const log: string[] = [];
+    const listen = (message: { type(): string; text(): string }) =>
+      log.push(`[${message.type()}] ${message.text()}`);
+    page.on("console", listen);
+    try {
+      await openFromDrawer(page, "Info");
+      await page.getByText(/does not report activity/).waitFor();
+      await drawerEntry(page, "Deliveries").click();
+      await page.getByText(/does not report deliveries/).waitFor();
+      await drawerEntry(page, "Refused").click();
+      await page.getByText(/does not report refusals/).waitFor();
+      expect(log.filter((line) => line.includes("Failed to load resource"))).toEqual([]);
+    } finally {
+      page.off("console", listen);
+    }
+  });
+
+  it("reads a lookup nothing answers as a sentence, and a tree's URL opens Lookup", async () => {
+    const nowhere = "http://127.0.0.1:9/nothing-here";
+    await page.goto(`/lookup?uri=${encodeURIComponent(nowhere)}`);
     await page
-      .getByRole("region", { name: "Recent lookups" })
-      .getByText("http://127.0.0.1:9/nobody-here")
+      .getByText(/nothing answered/i)
       .first()
-      .waitFor();
-  });
-
-  it("Info, Deliveries and Refused say what cattle_grid does not report, and the browser logs no failed request", async () => {
-    const failed: string[] = [];
-    page.on("console", (message) => {
-      if (message.type() === "error") failed.push(message.text());
-    });
-    // Loading Info anew ends the old page's streams (net::ERR_ABORTED); only requests the new page
-    // makes count.
-    const made = new WeakSet<object>();
-    page.on("request", (request) => made.add(request));
-    page.on("requestfailed", (request) => {
-      if (made.has(request)) failed.push(`failed ${request.url()}`);
-    });
-    page.on("response", (response) => {
-      if (response.status() >= 400) failed.push(`${response.status()} ${response.url()}`);
-    });
-    await page.goto("/");
-    await page.getByText("The upstream server does not report activity").waitFor();
-    await page.getByText(`"${bobActor.id}"`).first().waitFor();
-    await drawerEntry(page, "Deliveries").click();
-    await page.getByText(/The upstream server does not report deliveries/).waitFor();
-    await drawerEntry(page, "Refused").click();
-    await page.getByText(/The upstream server does not report refusals/).waitFor();
+      .waitFor({ timeout: 20_000 });
     await openFromDrawer(page, "Info");
-    await page.getByText("The upstream server does not report activity").waitFor();
-    expect(failed).toEqual([]);
+    await page
+      .locator(".json-tree")
+      .getByRole("link", { name: bobActor.id, exact: true })
+      .first()
+      .click();
+    await eventually(() => new URL(page.url()).searchParams.get("uri")).toBe(bobActor.id);
   });
 
-  it("switches the current actor in the Open menu and names it in the top bar; dark mode and ? work", async () => {
-    // Both actors bear the name given at creation; the menu lists them in the account's order.
-    const { actors } = await bobApi.info();
-    const other = actors.find((actor) => actor.id !== bobActor.id)!;
-    const topBarActor = page.getByTestId("top-bar-actor");
-    expect(await topBarActor.getAttribute("title")).toBe(bobActor.id);
-    const menu = await openActorMenu(page);
-    await menu.locator("[role^=menuitem]").nth(actors.indexOf(other)).click();
-    await eventually(() => topBarActor.getAttribute("title")).toBe(other.id);
-    await eventually(async () => (await readUserStorage(page))?.currentActor).toBe(other.id);
+  it("looks up by Enter, keeps Recent lookups with a curl line; Compare shows how two actors differ", async () => {
+    const uri = page.getByRole("textbox", { name: "URI" });
+    await page.goto("/lookup");
+    await uri.fill(aliceActor.id);
+    await uri.press("Enter");
+    await eventually(() => new URL(page.url()).searchParams.get("uri")).toBe(aliceActor.id);
+    expect(await page.getByTestId("curl-example").textContent()).toContain(aliceActor.id);
+    await page.getByText(`"${aliceActor.id}"`).first().waitFor({ timeout: 20_000 });
+    const recent = page.getByRole("region", { name: "Recent lookups" });
+    await recent.getByText(aliceActor.id).first().waitFor();
+    await uri.fill(bobActor.id);
+    await uri.press("Enter");
+    await page.getByText(`"${bobActor.id}"`).first().waitFor({ timeout: 20_000 });
+    const compare = recent.getByRole("button", { name: "Compare" });
+    await compare.nth(1).click();
+    await compare.nth(0).click();
+    const lines = page.getByRole("list", { name: "Changed paths" }).getByRole("listitem");
+    await lines.first().waitFor();
+    expect((await lines.allTextContents()).join("\n")).toContain(bobActor.id);
+  });
+
+  it("names the current actor in the top bar; Toggle dark mode and ? work", async () => {
+    expect(await page.getByTestId("top-bar-actor").getAttribute("title")).toBe(bobActor.id);
     const dark = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
     const before = await dark();
     await page.getByRole("button", { name: "Toggle dark mode" }).click();
@@ -289,6 +326,60 @@ describe("the console in front of the real cattle_grid", () => {
     await page.keyboard.press("Escape");
   });
 
+  it("on a new browser, Incoming and Outgoing show what cattle_grid's history holds", async () => {
+    // alice's history: bob's Note to her (incoming) and hers to bob (outgoing), from tests above.
+    const fresh = await browser.newContext({ baseURL: proxy.url });
+    fresh.setDefaultTimeout(15_000);
+    try {
+      const other = await fresh.newPage();
+      await signIn(other, alice);
+      await eventually(() => badgeCount(other, "Incoming")).toBeGreaterThan(0);
+      await openFromDrawer(other, "Incoming");
+      await other.getByText('"performed through cattle_grid"').first().waitFor();
+      await openFromDrawer(other, "Outgoing");
+      await other.getByText('"hello through cattle_grid"').first().waitFor();
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it("Insert example fills send_message; delete_actor asks first, then the actor leaves the Open menu", async () => {
+    const doomed = (await bobApi.info()).actors.find((actor) => actor.id !== bobActor.id)!;
+    let menu = await openActorMenu(page);
+    await menu.getByRole("menuitemradio", { checked: false }).click();
+    await eventually(async () => (await readUserStorage(page))?.currentActor).toBe(doomed.id);
+    await openFromDrawer(page, "Perform");
+    await eventually(() => page.getByTestId("current-actor").innerText()).toContain(doomed.id);
+    await chooseOption(page, "Method to perform", "send_message");
+    await page.getByRole("button", { name: "Insert example" }).click();
+    const example = JSON.parse(await page.getByRole("textbox", { name: "data" }).inputValue()) as {
+      data: { type: string; actor: string };
+    };
+    expect(example.data).toMatchObject({ type: "Create", actor: doomed.id });
+
+    const requests = recordFeRequests(page);
+    await chooseOption(page, "Method to perform", "delete_actor");
+    // The data field keeps what was typed for the previous method; delete_actor takes none.
+    await page.getByRole("textbox", { name: "data" }).fill("{}");
+    await page.getByRole("button", { name: "Perform" }).click();
+    const dialog = page.getByRole("dialog", { name: /^Delete .+\?$/ });
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    await dialog.waitFor({ state: "hidden" });
+    await page.getByRole("button", { name: "Perform" }).click();
+    await dialog.getByRole("button", { name: "Delete actor" }).click();
+    await eventually(() => page.getByTestId("current-actor").innerText()).toContain(bobActor.id);
+    const trigger = requests.find((r) => r.url().endsWith("/fe/actor/trigger/delete_actor"))!;
+    expect(trigger.postDataJSON()).toEqual({ actor: doomed.id });
+    await eventually(
+      async () => (await bobApi.info()).actors.map((actor) => actor.id),
+      20_000,
+    ).toEqual([bobActor.id]);
+    menu = await openActorMenu(page);
+    expect(await menu.getByRole("menuitemradio").count()).toBe(1);
+    await page.keyboard.press("Escape");
+    await menu.waitFor({ state: "hidden" });
+  });
+
   it("logs out (cattle_grid has no sign-out route: the console forgets the token)", async () => {
     const menu = await openActorMenu(page);
     await menu.getByRole("menuitem", { name: "Logout" }).click();
@@ -297,32 +388,17 @@ describe("the console in front of the real cattle_grid", () => {
     await page.getByText("Please login").waitFor();
   });
 
-  it("signed out, Lookup and Perform say Please login; a refused sign-in shows cattle_grid's reason; a new browser's Incoming fills from cattle_grid's history", async () => {
+  it("signed out, Lookup and Perform say Please login; a refused sign-in shows cattle_grid's reason and stays", async () => {
     for (const path of ["/lookup", "/perform"]) {
       await page.goto(path);
       await page.getByText("Please login").waitFor();
     }
-    const fresh = await browser.newContext({
-      baseURL: proxy.url,
-      viewport: { width: 1280, height: 900 },
-    });
-    fresh.setDefaultTimeout(15_000);
-    try {
-      const other = await fresh.newPage();
-      await other.goto("/signin");
-      await other.getByRole("textbox", { name: "Name" }).fill(bob.name);
-      await other.getByLabel("Password").fill("not-the-password");
-      await signInForm(other).getByRole("button", { name: "Sign In" }).click();
-      const reason = signInForm(other).getByRole("alert");
-      await eventually(() => reason.innerText()).toMatch(/\S/);
-      expect(new URL(other.url()).pathname).toBe("/signin");
-
-      await signIn(other, bob);
-      await openFromDrawer(other, "Incoming");
-      // Sent by alice in the third test, before this browser existed; cattle_grid's history holds it.
-      await other.getByText('"hello through cattle_grid"').first().waitFor();
-    } finally {
-      await fresh.close();
-    }
+    await page.goto("/signin");
+    await page.getByRole("textbox", { name: "Name" }).fill(bob.name);
+    await page.getByLabel("Password").fill("not-the-password");
+    await signInForm(page).getByRole("button", { name: "Sign In" }).click();
+    const reason = signInForm(page).getByRole("alert");
+    await eventually(() => reason.innerText()).toMatch(/\S/);
+    expect(new URL(page.url()).pathname).toBe("/signin");
   });
 });

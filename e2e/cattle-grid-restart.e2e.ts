@@ -31,6 +31,8 @@ test("the real cattle_grid killed with kill -9 behind nginx: the open Incoming p
       kill: () => cattleGrid.kill(),
       start: () => cattleGrid.start(),
       replays: false,
+      // Incoming and Outgoing come on its combined stream.
+      streams: ["combined", "error"],
       sendNote: (text) =>
         writerApi.trigger("send_message", {
           actor: sender.id,

@@ -12,21 +12,31 @@ export function eventually<T>(check: () => T | Promise<T>, timeout = WAIT_MS) {
 }
 
 /**
- * Resolves once all three account streams have answered. A console that has just loaded reads
- * only what happens after it connects, so tests cause events only after this.
+ * Resolves once the account's streams have answered: incoming, outgoing and error, or (in front
+ * of cattle_grid) combined and error. A console that has just loaded reads only what happens
+ * after it connects, so tests cause events only after this.
  */
 export function streamsConnected(page: Page): Promise<unknown> {
-  const answered = (type: string) =>
-    page.waitForResponse((response) => response.url().endsWith(`/fe/account/stream/${type}`), {
-      timeout: 15_000,
-    });
-  // In front of a server with the `combined` stream (a real cattle_grid), one connection carries
-  // incoming and outgoing; elsewhere each has its own.
-  const separate = Promise.all([answered("incoming"), answered("outgoing")]);
-  const combined = answered("combined");
-  separate.catch(() => {});
-  combined.catch(() => {});
-  return Promise.all([answered("error"), Promise.any([separate, combined])]);
+  const answered = new Set<string>();
+  return new Promise<void>((resolve, reject) => {
+    const done = () =>
+      answered.has("error") &&
+      (answered.has("combined") || (answered.has("incoming") && answered.has("outgoing")));
+    const onResponse = (response: { url(): string }) => {
+      const match = /\/fe\/account\/stream\/([a-z]+)$/.exec(response.url());
+      if (!match) return;
+      answered.add(match[1]!);
+      if (!done()) return;
+      clearTimeout(timer);
+      page.off("response", onResponse);
+      resolve();
+    };
+    const timer = setTimeout(() => {
+      page.off("response", onResponse);
+      reject(new Error(`the streams did not answer within 15 s (answered: ${[...answered]})`));
+    }, 15_000);
+    page.on("response", onResponse);
+  });
 }
 
 /** Signs in through the form and waits until the Info page shows the account and streams run. */

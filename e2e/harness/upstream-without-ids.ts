@@ -3,7 +3,10 @@
 // one message with `retry: 1000` so the console reconnects soon. With `backend` its info names
 // the server as cattle_grid's does; with `history` it keeps cattle_grid's history
 // (`GET /fe/account/history`: `{events}`, its 10 newest, newest first) and `push` sends an event
-// live and keeps it there. Routes it lacks answer 404, and every request is recorded.
+// live and keeps it there. Its `combined` stream sends incoming and outgoing events alike, each
+// with a history_id of its own (a uuid; the history and the other streams give null, as
+// cattle_grid 0.5.22 does). Routes it lacks answer 404, and every request is recorded.
+import { randomUUID } from "node:crypto";
 import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
@@ -80,6 +83,11 @@ export async function startUpstreamWithoutIds(
       history?.push(event);
       for (const response of open.get(event.event_type) ?? []) {
         response.write(`data: ${JSON.stringify(event)}\n\n`);
+      }
+      if (event.event_type !== "incoming" && event.event_type !== "outgoing") return;
+      const combined = { ...event, history_id: randomUUID() };
+      for (const response of open.get("combined") ?? []) {
+        response.write(`data: ${JSON.stringify(combined)}\n\n`);
       }
     },
     dropStreams() {
