@@ -1,3 +1,4 @@
+import { readFile } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { startCattleGrid, type CattleGrid } from "../test-peers/cattle-grid.ts";
@@ -14,6 +15,7 @@ import {
   recordFeRequests,
   signIn,
   signInControl,
+  signInForm,
   streamsConnected,
 } from "./harness/console-ui.ts";
 import { startCorral, type Corral } from "./harness/corral-server.ts";
@@ -34,6 +36,8 @@ let aliceApi: FeApi;
 let bobApi: FeApi;
 let aliceActor: { id: string };
 let bobActor: { id: string };
+const search = (page: Page) => page.getByRole("searchbox", { name: "Search messages" });
+const shownCount = (page: Page) => page.getByTestId("shown-count").innerText();
 
 beforeAll(async () => {
   [cattleGrid, browser] = await Promise.all([startCattleGrid(), launchChromium()]);
@@ -185,6 +189,52 @@ describe("the console in front of the real cattle_grid", () => {
     await search.fill("");
   });
 
+  it("on a stream: Pause and N new, Compact, Newest first, Search with N of M, Export and Open in Perform", async () => {
+    await openFromDrawer(page, "Incoming");
+    const held = await badgeCount(page, "Incoming");
+    await page.getByRole("button", { name: "Pause" }).click();
+    await aliceApi.trigger("send_message", {
+      actor: aliceActor.id,
+      data: buildCreateNote(aliceActor.id, bobActor.id, "sent while paused"),
+    });
+    await eventually(() => badgeCount(page, "Incoming"), 20_000).toBe(held + 1);
+    await page.getByRole("button", { name: "1 new" }).click();
+    await page.getByText('"sent while paused"').first().waitFor();
+    await page.getByRole("button", { name: "Pause" }).waitFor();
+
+    await page.getByRole("switch", { name: "Newest first" }).check();
+    await page.getByRole("switch", { name: "Compact" }).check();
+    const firstLine = page.getByTestId("stream-message").first().locator(".stream-message-toggle");
+    await eventually(() => firstLine.innerText()).toContain("sent while paused");
+    await page.getByRole("switch", { name: "Compact" }).uncheck();
+    await page.getByRole("switch", { name: "Newest first" }).uncheck();
+
+    await search(page).fill("sent while paused");
+    await eventually(() => shownCount(page)).toBe(`1 of ${held + 1}`);
+    await page.getByRole("button", { name: "Export" }).click();
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("menuitem", { name: "NDJSON", exact: true }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/^corral-incoming-\d{8}-\d{6}\.ndjson$/);
+    const lines = (await readFile((await download.path())!, "utf8")).trim().split("\n");
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain("sent while paused");
+
+    await page
+      .getByTestId("stream-message")
+      .first()
+      .getByRole("button", { name: "Open in Perform" })
+      .click();
+    await page.waitForURL((url) => url.pathname === "/perform");
+    const data = JSON.parse(await page.getByRole("textbox", { name: "data" }).inputValue()) as {
+      data: { object: { content: string } };
+    };
+    expect(data.data.object.content).toBe("sent while paused");
+    await openFromDrawer(page, "Incoming");
+    await search(page).fill("");
+  });
+
   it("filters Incoming by type and keeps its messages once across a reload; Reset empties it", async () => {
     await openFromDrawer(page, "Incoming");
     const held = await badgeCount(page, "Incoming");
@@ -240,6 +290,42 @@ describe("the console in front of the real cattle_grid", () => {
     await eventually(() => new URL(page.url()).searchParams.get("uri")).toBe(bobActor.id);
   });
 
+  it("looks up by Enter, keeps Recent lookups with a curl line; Compare shows how two actors differ", async () => {
+    const uri = page.getByRole("textbox", { name: "URI" });
+    await page.goto("/lookup");
+    await uri.fill(aliceActor.id);
+    await uri.press("Enter");
+    await eventually(() => new URL(page.url()).searchParams.get("uri")).toBe(aliceActor.id);
+    expect(await page.getByTestId("curl-example").textContent()).toContain(aliceActor.id);
+    await page.getByText(`"${aliceActor.id}"`).first().waitFor({ timeout: 20_000 });
+    const recent = page.getByRole("region", { name: "Recent lookups" });
+    await recent.getByText(aliceActor.id).first().waitFor();
+    await uri.fill(bobActor.id);
+    await uri.press("Enter");
+    await page.getByText(`"${bobActor.id}"`).first().waitFor({ timeout: 20_000 });
+    const compare = recent.getByRole("button", { name: "Compare" });
+    await compare.nth(1).click();
+    await compare.nth(0).click();
+    const lines = page.getByRole("list", { name: "Changed paths" }).getByRole("listitem");
+    await lines.first().waitFor();
+    expect((await lines.allTextContents()).join("\n")).toContain(bobActor.id);
+  });
+
+  it("names the current actor in the top bar; Toggle dark mode and ? work", async () => {
+    expect(await page.getByTestId("top-bar-actor").getAttribute("title")).toBe(bobActor.id);
+    const dark = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    const before = await dark();
+    await page.getByRole("button", { name: "Toggle dark mode" }).click();
+    await eventually(dark).not.toBe(before);
+    await page.getByRole("button", { name: "Toggle dark mode" }).click();
+    await eventually(dark).toBe(before);
+    await openFromDrawer(page, "Incoming");
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await page.keyboard.press("?");
+    await page.getByRole("dialog", { name: "Keyboard shortcuts" }).waitFor();
+    await page.keyboard.press("Escape");
+  });
+
   it("on a new browser, Incoming and Outgoing show what cattle_grid's history holds", async () => {
     // alice's history: bob's Note to her (incoming) and hers to bob (outgoing), from tests above.
     const fresh = await browser.newContext({ baseURL: proxy.url });
@@ -257,11 +343,62 @@ describe("the console in front of the real cattle_grid", () => {
     }
   });
 
+  it("Insert example fills send_message; delete_actor asks first, then the actor leaves the Open menu", async () => {
+    const doomed = (await bobApi.info()).actors.find((actor) => actor.id !== bobActor.id)!;
+    let menu = await openActorMenu(page);
+    await menu.getByRole("menuitemradio", { checked: false }).click();
+    await eventually(async () => (await readUserStorage(page))?.currentActor).toBe(doomed.id);
+    await openFromDrawer(page, "Perform");
+    await eventually(() => page.getByTestId("current-actor").innerText()).toContain(doomed.id);
+    await chooseOption(page, "Method to perform", "send_message");
+    await page.getByRole("button", { name: "Insert example" }).click();
+    const example = JSON.parse(await page.getByRole("textbox", { name: "data" }).inputValue()) as {
+      data: { type: string; actor: string };
+    };
+    expect(example.data).toMatchObject({ type: "Create", actor: doomed.id });
+
+    const requests = recordFeRequests(page);
+    await chooseOption(page, "Method to perform", "delete_actor");
+    // The data field keeps what was typed for the previous method; delete_actor takes none.
+    await page.getByRole("textbox", { name: "data" }).fill("{}");
+    await page.getByRole("button", { name: "Perform" }).click();
+    const dialog = page.getByRole("dialog", { name: /^Delete .+\?$/ });
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    await dialog.waitFor({ state: "hidden" });
+    await page.getByRole("button", { name: "Perform" }).click();
+    await dialog.getByRole("button", { name: "Delete actor" }).click();
+    await eventually(() => page.getByTestId("current-actor").innerText()).toContain(bobActor.id);
+    const trigger = requests.find((r) => r.url().endsWith("/fe/actor/trigger/delete_actor"))!;
+    expect(trigger.postDataJSON()).toEqual({ actor: doomed.id });
+    await eventually(
+      async () => (await bobApi.info()).actors.map((actor) => actor.id),
+      20_000,
+    ).toEqual([bobActor.id]);
+    menu = await openActorMenu(page);
+    expect(await menu.getByRole("menuitemradio").count()).toBe(1);
+    await page.keyboard.press("Escape");
+    await menu.waitFor({ state: "hidden" });
+  });
+
   it("logs out (cattle_grid has no sign-out route: the console forgets the token)", async () => {
     const menu = await openActorMenu(page);
     await menu.getByRole("menuitem", { name: "Logout" }).click();
     await page.waitForURL((url) => url.pathname === "/");
     await signInControl(page).waitFor();
     await page.getByText("Please login").waitFor();
+  });
+
+  it("signed out, Lookup and Perform say Please login; a refused sign-in shows cattle_grid's reason and stays", async () => {
+    for (const path of ["/lookup", "/perform"]) {
+      await page.goto(path);
+      await page.getByText("Please login").waitFor();
+    }
+    await page.goto("/signin");
+    await page.getByRole("textbox", { name: "Name" }).fill(bob.name);
+    await page.getByLabel("Password").fill("not-the-password");
+    await signInForm(page).getByRole("button", { name: "Sign In" }).click();
+    const reason = signInForm(page).getByRole("alert");
+    await eventually(() => reason.innerText()).toMatch(/\S/);
+    expect(new URL(page.url()).pathname).toBe("/signin");
   });
 });
