@@ -11,11 +11,23 @@ import { signIn } from "../../test/signed-in.ts";
 import { account, alice, bob, sampleInfo, specRoutes } from "../../test/spec-fe.ts";
 
 let fe: FeServer;
+/** Actors the stand-in server deleted: as cattle_grid, it answers 202 to any body, and deletes
+ * only for a body of `{actor}` alone; its info then lists them no more. */
+const deleted = new Set<string>();
 
 beforeAll(async () => {
   fe = await startFeServer({
     ...specRoutes(),
-    "POST /actor/trigger/delete_actor": () => ({ status: 202, body: null }),
+    "GET /account/info": () => {
+      const info = sampleInfo();
+      info.actors = info.actors.filter((actor) => !deleted.has(actor.id));
+      return { status: 200, body: info };
+    },
+    "POST /actor/trigger/delete_actor": (call) => {
+      const body = call.body as { actor: string };
+      if (Object.keys(body).length === 1) deleted.add(body.actor);
+      return { status: 202, body: null };
+    },
     "POST /actor/trigger/update_actor": () => ({
       status: 400,
       body: { detail: "actor is not one of the account's" },
@@ -27,6 +39,7 @@ afterAll(() => fe.close());
 beforeEach(() => {
   resetPerformState();
   fe.calls.length = 0;
+  deleted.clear();
 });
 afterEach(() => vi.restoreAllMocks());
 
@@ -61,6 +74,31 @@ describe("perform page", () => {
       expect(screen.getByTestId("current-actor")).toHaveTextContent(`alice (${alice.id})`),
     );
     expect(useUserStore.getState().actors.map((actor) => actor.id)).toEqual([alice.id]);
+  }, 15_000);
+
+  it("keeps an actor in the menu while a server that only hands delete_actor over still lists it", async () => {
+    const info = sampleInfo();
+    info.methodInformation.push({ routing_key: "delete_actor", module: "corral" });
+    signIn(info, bob.id);
+    useActorHandles.getState().learn(bob.id, "@bob@127.0.0.1");
+    renderConsole("/perform");
+    const user = userEvent.setup();
+    await chooseMethod(user, "delete_actor");
+    // A body the server will not act on (it answers 202 all the same).
+    setData('{"left": "over"}');
+    await user.click(screen.getByRole("button", { name: "Perform" }));
+    await user.click(await screen.findByRole("button", { name: "Delete actor" }));
+    await screen.findByText(/The actor stays in the Open menu until the server no longer lists it/);
+    // Asked again, the server still lists bob: he stays, and is still the one acted as.
+    await waitFor(
+      () =>
+        expect(
+          fe.calls.filter((call) => call.method === "GET" && call.path === "/account/info").length,
+        ).toBeGreaterThan(0),
+      { timeout: 5_000 },
+    );
+    expect(useUserStore.getState().actors.map((actor) => actor.id)).toContain(bob.id);
+    expect(screen.getByTestId("current-actor")).toHaveTextContent(`bob (${bob.id})`);
   }, 15_000);
 
   it("shows the current actor", () => {

@@ -67,6 +67,8 @@ function AnswerView({ call }: { call: PerformCall }) {
         <Alert severity="info">
           {method}: handed over (HTTP {outcome.status}). This server does not report what a call
           did; its outcomes appear on the <StreamLinks />.
+          {method === "delete_actor" &&
+            " The actor stays in the Open menu until the server no longer lists it."}
         </Alert>
       );
     case "recorded":

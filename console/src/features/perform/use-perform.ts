@@ -9,7 +9,7 @@ import {
 } from "../../lib/perform-history-store.ts";
 import { TRIGGER_ID_HEADER } from "../../lib/trigger-record.ts";
 import { useUserStore } from "../../lib/user-store.ts";
-import type { TriggerRequest } from "../../lib/wire-types.ts";
+import type { AccountInfo, TriggerRequest } from "../../lib/wire-types.ts";
 
 export type PerformState = {
   /** The method of the call on its way, or null. */
@@ -37,12 +37,13 @@ export function usePerform(): PerformState {
       setSending(method);
       const at = new Date().toISOString();
       const outcome = await send(method, body);
-      // The deleted actor leaves the "Open" menu and stops being the one acted as.
-      if (
-        method === "delete_actor" &&
-        (outcome.kind === "recorded" || outcome.kind === "handed-over")
-      )
+      // The deleted actor leaves the "Open" menu and stops being the one acted as: at once when
+      // the server checked the call before answering (a trigger record); after a server that only
+      // hands calls over (cattle_grid answers 202 to any body) lists it no more.
+      if (method === "delete_actor" && outcome.kind === "recorded")
         useUserStore.getState().forgetActor(body.actor);
+      if (method === "delete_actor" && outcome.kind === "handed-over")
+        void followInfoUntilGone(body.actor);
       const key = `${at}-${Math.random().toString(36).slice(2)}`;
       const call: PerformCall = { key, method, body, at, outcome };
       record(call);
@@ -59,6 +60,25 @@ export function usePerform(): PerformState {
   );
 
   return { sending, latest, perform };
+}
+
+/** How long after a handed-over delete_actor the account info is asked again, in ms. */
+export const INFO_RECHECKS_MS = [500, 1_000, 2_000, 4_000];
+
+/**
+ * Asks the account info again until it no longer lists `actorId` (the answer replaces the actors
+ * held, as every info answer does) or the rechecks run out: an actor the server kept stays.
+ */
+async function followInfoUntilGone(actorId: string): Promise<void> {
+  for (const delay of INFO_RECHECKS_MS) {
+    await new Promise((resolve) => setTimeout(resolve, delay));
+    const result = await callFe<AccountInfo>("/account/info").catch(() => null);
+    if (!result?.ok || !Array.isArray(result.data.actors)) continue;
+    if (result.data.actors.some((actor) => actor.id === actorId)) continue;
+    const { applyAccountInfo, methodInformations } = useUserStore.getState();
+    applyAccountInfo(result.data.actors, result.data.methodInformation ?? methodInformations);
+    return;
+  }
 }
 
 async function send(method: string, body: TriggerRequest): Promise<PerformOutcome> {
