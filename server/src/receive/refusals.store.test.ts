@@ -7,6 +7,7 @@ import {
   insertRefusals,
   KEEP_PER_ACCOUNT,
   listRefusals,
+  trimRefusals,
   type RefusalRow,
 } from "./refusals.store.ts";
 
@@ -42,6 +43,17 @@ it("keeps the newest 1,000 refusals of each account", async () => {
   expect(kept).toHaveLength(KEEP_PER_ACCOUNT);
   expect(kept[0]!.receivedAt).toBe(KEEP_PER_ACCOUNT + 29);
   expect(kept.at(-1)!.receivedAt).toBe(30);
+  expect(await listRefusals(db, { accountIds: [2], limit: 10 })).toHaveLength(1);
+
+  // Trimmed now and then, not per insert: until then the rows wait, never shown; then they go.
+  const stored = async () =>
+    (await db.all<{ n: number }>(`SELECT COUNT(*) AS n FROM inbox_refusals WHERE account_id = 1`))
+      .map((r) => Number(r.n))
+      .at(0);
+  expect(await stored()).toBe(KEEP_PER_ACCOUNT + 30);
+  await trimRefusals(db, [1, 2]);
+  expect(await stored()).toBe(KEEP_PER_ACCOUNT);
+  expect(await listRefusals(db, { accountIds: [1], limit: 5000 })).toEqual(kept);
   expect(await listRefusals(db, { accountIds: [2], limit: 10 })).toHaveLength(1);
 });
 

@@ -43,7 +43,7 @@ export interface InboundCount {
 const COLUMNS = `account_id, received_at, client, inbox, key_id, key_host, actor_host, activity_id, activity_type, status, reason, detail, body`;
 const CHUNK = 50;
 
-/** Inserts refusals, then trims each account they went to back to its newest KEEP_PER_ACCOUNT. */
+/** Inserts refusals (trimming is trimRefusals', done now and then rather than per insert). */
 export async function insertRefusals(tx: Db, rows: RefusalRow[]): Promise<void> {
   for (let i = 0; i < rows.length; i += CHUNK) {
     const chunk = rows.slice(i, i + CHUNK);
@@ -66,7 +66,15 @@ export async function insertRefusals(tx: Db, rows: RefusalRow[]): Promise<void> 
       ]),
     );
   }
-  for (const accountId of new Set(rows.map((r) => r.accountId))) {
+}
+
+/**
+ * Trims each account back to its newest KEEP_PER_ACCOUNT. It walks that many index entries, so
+ * the writer calls it once per TRIM_EVERY new rows of an account, not per insert; reads never
+ * show more than the newest KEEP_PER_ACCOUNT meanwhile (listRefusals).
+ */
+export async function trimRefusals(tx: Db, accountIds: Iterable<number>): Promise<void> {
+  for (const accountId of accountIds) {
     await tx.run(
       `DELETE FROM inbox_refusals WHERE account_id = ? AND id < (
          SELECT id FROM inbox_refusals WHERE account_id = ? ORDER BY id DESC LIMIT 1 OFFSET ?)`,
@@ -74,6 +82,9 @@ export async function insertRefusals(tx: Db, rows: RefusalRow[]): Promise<void> 
     );
   }
 }
+
+/** New rows of an account between two trims: it holds at most KEEP_PER_ACCOUNT + this - 1. */
+export const TRIM_EVERY = 100;
 
 /** Adds counts (one per key: the caller sums a group's first) to inbound_days. */
 export async function addInboundCounts(tx: Db, counts: InboundCount[]): Promise<void> {
@@ -105,7 +116,12 @@ export interface RefusalQuery {
 
 /** Newest first; `limit` + 1 rows are read so the caller can tell whether there are more. */
 export async function listRefusals(db: Db, query: RefusalQuery): Promise<StoredRefusal[]> {
-  const where = [`account_id IN (${query.accountIds.map(() => "?").join(", ")})`];
+  const where = [
+    `account_id IN (${query.accountIds.map(() => "?").join(", ")})`,
+    // Rows past an account's newest KEEP_PER_ACCOUNT wait for their trim: never shown.
+    `id >= COALESCE((SELECT k.id FROM inbox_refusals k WHERE k.account_id = inbox_refusals.account_id
+       ORDER BY k.id DESC LIMIT 1 OFFSET ${KEEP_PER_ACCOUNT - 1}), 0)`,
+  ];
   const params: unknown[] = [...query.accountIds];
   if (query.host !== undefined) {
     where.push(`(key_host = ? OR actor_host = ?)`);

@@ -10,6 +10,8 @@ import {
   insertRefusals,
   listRefusals,
   NO_ACCOUNT,
+  TRIM_EVERY,
+  trimRefusals,
   type InboundCount,
   type RefusalRow,
 } from "./refusals.store.ts";
@@ -50,7 +52,19 @@ interface Writer {
   /** The group being written; the next waits for it, and gathers what arrives meanwhile. */
   writing: Promise<void>;
   lastSweep: number;
+  /** Rows written per account since its last trim (an account not yet seen is trimmed first). */
+  sinceTrim: Map<number, number>;
+  /** Whose our actors are (null: not ours), as last read; forgotten every ACCOUNT_CACHE_MS. */
+  accountOf: Map<string, number | null>;
+  accountsReadAt: number;
 }
+
+/**
+ * How long the actors' accounts are taken as read (a deleted actor's refusals may be attributed
+ * to its account this long after).
+ */
+const ACCOUNT_CACHE_MS = 60_000;
+const ACCOUNT_CACHE_MAX = 10_000;
 
 const writers = new WeakMap<Services, Writer>();
 
@@ -60,7 +74,15 @@ const writers = new WeakMap<Services, Writer>();
 function write(services: Services, item: Item): void {
   let writer = writers.get(services);
   if (!writer) {
-    writer = { pending: [], scheduled: false, writing: Promise.resolve(), lastSweep: 0 };
+    writer = {
+      pending: [],
+      scheduled: false,
+      writing: Promise.resolve(),
+      lastSweep: 0,
+      sinceTrim: new Map(),
+      accountOf: new Map(),
+      accountsReadAt: 0,
+    };
     writers.set(services, writer);
   }
   writer.pending.push(item);
@@ -85,11 +107,20 @@ function write(services: Services, item: Item): void {
 
 async function writeItems(services: Services, writer: Writer, items: Item[]): Promise<void> {
   const refusals = items.flatMap((i) => (i.kind === "refused" ? [i.refusal] : []));
-  const named = [...new Set(refusals.flatMap((r) => r.addressedTo))];
-  const accountOf = new Map<string, number>();
-  if (named.length > 0)
-    for (const actor of await findActorAccounts(services.db, named))
-      if (actor.accountId !== null) accountOf.set(actor.id, actor.accountId);
+  const now = Date.now();
+  const accountOf = writer.accountOf;
+  if (now - writer.accountsReadAt > ACCOUNT_CACHE_MS || accountOf.size > ACCOUNT_CACHE_MAX) {
+    accountOf.clear();
+    writer.accountsReadAt = now;
+  }
+  const unknown = [...new Set(refusals.flatMap((r) => r.addressedTo))].filter(
+    (id) => !accountOf.has(id),
+  );
+  if (unknown.length > 0) {
+    for (const id of unknown) accountOf.set(id, null);
+    for (const actor of await findActorAccounts(services.db, unknown))
+      accountOf.set(actor.id, actor.accountId);
+  }
   const rows: RefusalRow[] = [];
   const counts = new Map<string, InboundCount>();
   const count = (accountId: number, host: string, outcome: string, at: number) => {
@@ -110,7 +141,7 @@ async function writeItems(services: Services, writer: Writer, items: Item[]): Pr
     const accounts = new Set<number>();
     for (const id of addressedTo) {
       const accountId = accountOf.get(id);
-      if (accountId !== undefined) accounts.add(accountId);
+      if (accountId !== undefined && accountId !== null) accounts.add(accountId);
     }
     if (accounts.size === 0) accounts.add(NO_ACCOUNT);
     const host = refusal.actorHost ?? refusal.keyHost;
@@ -119,11 +150,19 @@ async function writeItems(services: Services, writer: Writer, items: Item[]): Pr
       if (host !== null) count(accountId, host, refusal.reason, refusal.receivedAt);
     }
   }
+  const trim: number[] = [];
+  for (const { accountId } of rows) {
+    const since = writer.sinceTrim.get(accountId);
+    if (since === undefined || since + 1 >= TRIM_EVERY) {
+      if (!trim.includes(accountId)) trim.push(accountId);
+      writer.sinceTrim.set(accountId, 0);
+    } else writer.sinceTrim.set(accountId, since + 1);
+  }
   await services.db.transaction(async (tx) => {
     if (rows.length > 0) await insertRefusals(tx, rows);
+    if (trim.length > 0) await trimRefusals(tx, trim);
     if (counts.size > 0) await addInboundCounts(tx, [...counts.values()]);
   });
-  const now = Date.now();
   if (now - writer.lastSweep > SWEEP_EVERY_MS) {
     writer.lastSweep = now;
     await deleteOldInboundDays(services.db, now);
