@@ -26,9 +26,9 @@ import {
 export { refusalReasons, type Inbound, type RefusalEntry, type RefusalPage, type RefusalReason };
 
 // The inbox's record of what it refused and what it took, per remote host (server.md §11).
-// Never on the inbox's path: each call queues its item and returns; the items of one turn of the
-// event loop are attributed to accounts together (one lookup of the actors they name) and
-// written in one transaction, as the inbox's other writes are (db/grouped.ts).
+// Never on the inbox's path: each call queues its item and returns; the items of GATHER_MS are
+// attributed to accounts together (actors' accounts remembered for a minute) and written in one
+// transaction.
 
 /** One refused request as the inbox saw it. */
 export interface Refusal extends Omit<RefusalRow, "accountId"> {
@@ -44,6 +44,8 @@ type Item =
   | { kind: "accepted"; accounts: number[]; host: string; at: number };
 
 const SWEEP_EVERY_MS = 3600_000;
+/** How long the record gathers requests before writing them together. */
+const GATHER_MS = 20;
 const log = getLogger(["corral", "inbox"]);
 
 interface Writer {
@@ -68,9 +70,9 @@ const ACCOUNT_CACHE_MAX = 10_000;
 
 const writers = new WeakMap<Services, Writer>();
 
-// Grouped as grouped.ts groups the inbox's other writes (one transaction for what one turn of
-// the event loop received, the next group waiting for the one being written), without a promise
-// per item: nobody waits for a record, and the refused path stays as cheap as the accepted one.
+// Grouped (one transaction for what GATHER_MS received, the next group waiting for the one being
+// written), without a promise per item: nobody waits for a record, and the refused path stays as
+// cheap as the accepted one.
 function write(services: Services, item: Item): void {
   let writer = writers.get(services);
   if (!writer) {
@@ -89,8 +91,12 @@ function write(services: Services, item: Item): void {
   if (writer.scheduled) return;
   writer.scheduled = true;
   const current = writer;
-  setImmediate(() => {
-    current.writing = current.writing.then(async () => {
+  // What arrives within GATHER_MS goes into one transaction: a commit costs several times a
+  // refusal's own row, so a group per turn of the event loop (often one refusal) spent most of
+  // the record's CPU committing.
+  current.writing = current.writing
+    .then(() => new Promise((resolve) => setTimeout(resolve, GATHER_MS)))
+    .then(async () => {
       current.scheduled = false;
       const items = current.pending.splice(0);
       await writeItems(services, current, items).catch((error: Error) =>
@@ -100,9 +106,8 @@ function write(services: Services, item: Item): void {
         }),
       );
     });
-    // Shutting down waits for what was queued (main.ts drains services.tasks before closing).
-    services.tasks?.track(current.writing);
-  });
+  // Shutting down waits for what was queued (main.ts drains services.tasks before closing).
+  services.tasks?.track(current.writing);
 }
 
 async function writeItems(services: Services, writer: Writer, items: Item[]): Promise<void> {
