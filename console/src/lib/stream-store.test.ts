@@ -192,6 +192,28 @@ describe("stream store", () => {
     expect(stored.rows.map((r) => r.id)).toEqual(messages.map((m) => m.id));
   });
 
+  it("fills a stream again after a reload that came before the fill was stored, but not after a reset", async () => {
+    localStorage.clear();
+    const { factory, rows } = freshRows();
+    const store = createStreamStore({ type: "outgoing", rows });
+    await store.whenIdle();
+    expect(store.getState().neverConnected).toBe(true);
+    // The stream opened (its position is stored at once); the reload comes before any fill.
+    store.getState().markPosition("40");
+    await store.whenIdle();
+    const reloaded = createStreamStore({ type: "outgoing", rows: openStreamRowsStore(factory) });
+    await reloaded.whenIdle();
+    expect(reloaded.getState().lastEventId).toBe("40");
+    expect(reloaded.getState().neverConnected).toBe(true);
+    // A reset stays a reset.
+    reloaded.getState().reset();
+    await reloaded.whenIdle();
+    const again = createStreamStore({ type: "outgoing", rows: openStreamRowsStore(factory) });
+    await again.whenIdle();
+    expect(again.getState().neverConnected).toBe(false);
+    localStorage.clear();
+  });
+
   it("works in memory and says so when IndexedDB is unavailable", async () => {
     const store = createStreamStore({ type: "incoming", rows: Promise.resolve(null) });
     store.getState().add({ a: 1 }, "1");

@@ -26,6 +26,26 @@ export function streamStorageKey(type: StreamType): string {
   return `stream-storage-${type}`;
 }
 
+const historyFilledKey = (type: StreamType) => `stream-history-filled-${type}`;
+
+/** Whether this browser's page of a stream was filled from the server's history (or reset). */
+export function historyFilled(type: StreamType): boolean {
+  try {
+    return localStorage.getItem(historyFilledKey(type)) !== null;
+  } catch {
+    return false;
+  }
+}
+
+/** Set once a fill's rows are stored, and by a reset: a reset stream stays empty on a reload. */
+export function markHistoryFilled(type: StreamType): void {
+  try {
+    localStorage.setItem(historyFilledKey(type), "1");
+  } catch {
+    // Storage refused: the next load fills again, each event once all the same (by its id).
+  }
+}
+
 export type StreamState = {
   /** Oldest first; at most `cap` long. */
   messages: readonly StreamMessage[];
@@ -36,8 +56,9 @@ export type StreamState = {
   /** Set when storage failed us (full quota, no IndexedDB); shown on the stream page. */
   storageNote: string | null;
   /**
-   * Hydrated from a browser that held nothing for this stream and no position on it: a browser
-   * that never saw the stream, whose page is filled from the server's retained events.
+   * Hydrated holding nothing for this stream, which was never filled from the server's retained
+   * events nor reset (historyFilled): its page is filled from them. A position alone does not
+   * count: it is stored the moment the stream opens, before the fill's rows are.
    */
   neverConnected: boolean;
   add: (data: unknown, id?: string | null) => void;
@@ -91,7 +112,10 @@ export function createStreamStore(options: StreamStoreOptions): StreamStore {
     addOlder: async (events) => {
       await hydration;
       applyPending();
-      return addOlder(events);
+      const added = addOlder(events);
+      // Resolves once storage holds them: the caller may then say the stream was filled.
+      await writer.flush();
+      return added;
     },
     add: (data, id = null) => {
       if (id !== null) {
@@ -111,6 +135,7 @@ export function createStreamStore(options: StreamStoreOptions): StreamStore {
       types.clear();
       droppedForQuota = 0;
       store.setState({ messages: [], activityTypes: [], storageNote: null });
+      markHistoryFilled(options.type);
       void writer.clear();
     },
   }));
@@ -168,9 +193,8 @@ export function createStreamStore(options: StreamStoreOptions): StreamStore {
       // Stored beside the live rows, without moving the position a reload resumes from.
       writer.enqueue(toRow(key, message), false);
     }
-    // Written at once, not after the usual delay: a reload replays live rows after the stored
-    // position, but nothing would bring back history rows it came too early for.
-    void writer.flush();
+    // Written at once (the caller awaits it), not after the usual delay: a reload replays live
+    // rows after the stored position, but nothing else brings back history rows.
     const activityTypes = types.changed() ? types.sorted() : state.activityTypes;
     store.setState({ messages: older.concat(state.messages), activityTypes });
     return older.length;
@@ -248,7 +272,7 @@ export function createStreamStore(options: StreamStoreOptions): StreamStore {
       messages,
       activityTypes: types.sorted(),
       hydrated: true,
-      neverConnected: messages.length === 0 && loaded.lastEventId === null,
+      neverConnected: messages.length === 0 && !historyFilled(options.type),
       lastEventId: loaded.lastEventId ?? messages.findLast((m) => m.id !== null)?.id ?? null,
       storageNote: rowsStore
         ? null

@@ -5,7 +5,7 @@
 import { useStore } from "zustand";
 import { createStore } from "zustand/vanilla";
 import { fetchEventPage } from "../../lib/event-history.ts";
-import { getStreamStore, type StreamType } from "../../lib/stream-store.ts";
+import { getStreamStore, markHistoryFilled, type StreamType } from "../../lib/stream-store.ts";
 
 /** How many events a first fill and each "Load earlier" ask for. */
 export const HISTORY_PAGE = 100;
@@ -91,13 +91,18 @@ async function askEarlier(type: StreamType): Promise<void> {
   }
 }
 
-/** The newest retained events for a stream this browser never saw (its store says so). */
-export function fillNeverConnected(type: StreamType): Promise<void> {
+/**
+ * The newest retained events for a stream this browser never saw (its store says so). Marked
+ * filled once they are stored: a reload before then fills again (each event once, by its id).
+ */
+export async function fillNeverConnected(type: StreamType): Promise<void> {
   const store = getStreamStore(type);
-  if (!store.getState().neverConnected) return Promise.resolve();
+  if (!store.getState().neverConnected) return;
   // Once: a later sign-in on this page is no new browser.
   store.setState({ neverConnected: false });
-  return loadEarlier(type);
+  await loadEarlier(type);
+  const reach = getStreamReach(type);
+  if (reach.error === null && !reach.absent) markHistoryFilled(type);
 }
 
 /**
