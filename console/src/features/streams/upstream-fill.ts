@@ -4,17 +4,23 @@
 // after a reconnect gives back what it still holds of what was missed. Each event is shown once
 // however often it arrives (live, from the history, or both).
 import { getConnectionTracker } from "../../lib/stream-connection.ts";
-import { getStreamStore, STREAM_TYPES, type StreamType } from "../../lib/stream-store.ts";
+import {
+  getStreamStore,
+  markHistoryFilled,
+  STREAM_TYPES,
+  type StreamType,
+} from "../../lib/stream-store.ts";
 import { eventKey, fetchUpstreamHistory } from "../../lib/upstream-history.ts";
 
-/** Set once a browser's stream pages were filled from the history: a reset stays a reset. */
-export const HISTORY_FILLED_KEY = "stream-history-filled";
 const REMEMBERED_KEYS = 2000;
 
 export type UpstreamFill = {
   /** Whether a live message is one already shown (and remembers it as shown). */
   seenBefore: (type: StreamType, message: unknown) => boolean;
-  /** Fills empty stream pages from the history, once per browser. */
+  /**
+   * Fills the stream pages never filled (stream-store.ts `neverConnected`, as on Corral's own
+   * history) from the history, marked filled once storage holds what it gave.
+   */
   fillNewBrowser: () => Promise<void>;
   /** After a reconnect that left the marker `markerKey`: adds what the history holds. */
   fillGap: (type: StreamType, markerKey: string) => Promise<void>;
@@ -22,10 +28,8 @@ export type UpstreamFill = {
 
 /** Made once the stores hold what the browser kept, before any stream is opened. */
 export function createUpstreamFill(): UpstreamFill {
-  // A new browser is one that held nothing before its streams opened (live events may come first).
-  const newBrowser = STREAM_TYPES.every(
-    (type) => getStreamStore(type).getState().messages.length === 0,
-  );
+  // Read before any stream opens (live events may come first).
+  const unfilled = STREAM_TYPES.filter((type) => getStreamStore(type).getState().neverConnected);
   const seen = new Map<StreamType, Set<string>>();
   for (const type of STREAM_TYPES) {
     const keys = new Set<string>();
@@ -48,15 +52,17 @@ export function createUpstreamFill(): UpstreamFill {
       return false;
     },
     async fillNewBrowser() {
-      if (!newBrowser || readFlag()) return;
+      if (unfilled.length === 0) return;
       const events = await fetchUpstreamHistory();
       if (events === null) return;
       for (const { stream, event, key } of events) {
-        if (seen.get(stream)!.has(key)) continue;
+        if (!unfilled.includes(stream) || seen.get(stream)!.has(key)) continue;
         remember(stream, key);
         getStreamStore(stream).getState().add(event, null);
       }
-      writeFlag();
+      // Marked only once stored: a reload before then fills again (each event once).
+      await Promise.all(unfilled.map((type) => getStreamStore(type).whenIdle()));
+      for (const type of unfilled) markHistoryFilled(type);
     },
     async fillGap(type, markerKey) {
       const before = new Set(seen.get(type));
@@ -76,20 +82,4 @@ export function createUpstreamFill(): UpstreamFill {
       getConnectionTracker(type).settleGap(markerKey, added, reachesBack);
     },
   };
-}
-
-function readFlag(): boolean {
-  try {
-    return localStorage.getItem(HISTORY_FILLED_KEY) !== null;
-  } catch {
-    return false;
-  }
-}
-
-function writeFlag(): void {
-  try {
-    localStorage.setItem(HISTORY_FILLED_KEY, "1");
-  } catch {
-    // Storage refused: the next new page fills again, and shows each event once all the same.
-  }
 }
