@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useState, type ReactNode } from "react";
+import { HeadedTable } from "../../components/headed-table/headed-table.tsx";
 import {
   Alert,
   Box,
@@ -7,11 +8,7 @@ import {
   Link,
   Paper,
   Stack,
-  Table,
-  TableBody,
   TableCell,
-  TableContainer,
-  TableHead,
   TableRow,
   Typography,
 } from "@mui/material";
@@ -292,37 +289,24 @@ function HostCheckPanel({ host }: { host: string }) {
         </Alert>
       )}
       {(steps.length > 0 || (running !== null && running !== "starting")) && (
-        <TableContainer sx={{ overflowX: "auto" }}>
-          <Table size="small" aria-label="Check steps">
-            <TableHead>
-              <TableRow>
-                {["Step", "Result", "Time (ms)", "Detail"].map((title) => (
-                  <TableCell key={title} sx={noWrap}>
-                    {title}
-                  </TableCell>
-                ))}
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {steps.map((step) => (
-                <TableRow key={step.step}>
-                  <TableCell>{step.step}</TableCell>
-                  <TableCell>{step.ok ? "ok" : "failed"}</TableCell>
-                  <TableCell>{step.ms}</TableCell>
-                  <TableCell sx={{ wordBreak: "break-word" }}>{step.detail}</TableCell>
-                </TableRow>
-              ))}
-              {running !== null && running !== "starting" && (
-                <TableRow>
-                  <TableCell>{running}</TableCell>
-                  <TableCell>running</TableCell>
-                  <TableCell />
-                  <TableCell>{CHECK_STEPS[running]}…</TableCell>
-                </TableRow>
-              )}
-            </TableBody>
-          </Table>
-        </TableContainer>
+        <HeadedTable label="Check steps" titles={["Step", "Result", "Time (ms)", "Detail"]}>
+          {steps.map((step) => (
+            <TableRow key={step.step}>
+              <TableCell>{step.step}</TableCell>
+              <TableCell>{step.ok ? "ok" : "failed"}</TableCell>
+              <TableCell>{step.ms}</TableCell>
+              <TableCell sx={{ wordBreak: "break-word" }}>{step.detail}</TableCell>
+            </TableRow>
+          ))}
+          {running !== null && running !== "starting" && (
+            <TableRow>
+              <TableCell>{running}</TableCell>
+              <TableCell>running</TableCell>
+              <TableCell />
+              <TableCell>{CHECK_STEPS[running]}…</TableCell>
+            </TableRow>
+          )}
+        </HeadedTable>
       )}
       {verdict !== null && <Alert severity={failed ? "error" : "success"}>{verdict}</Alert>}
     </Stack>
@@ -338,37 +322,27 @@ function Attempts({ detail }: { detail: HostDetail }) {
       {detail.attempts.length === 0 ? (
         <Typography>No delivery to {detail.host} was attempted yet.</Typography>
       ) : (
-        <TableContainer sx={{ overflowX: "auto" }}>
-          <Table size="small" aria-label="Newest attempts">
-            <TableHead>
-              <TableRow>
-                {["Time", "Inbox", "Status", "Duration (ms)", "Error", "Answer"].map((title) => (
-                  <TableCell key={title} sx={noWrap}>
-                    {title}
-                  </TableCell>
-                ))}
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {detail.attempts.map((attempt, index) => (
-                <TableRow key={index}>
-                  <TableCell sx={noWrap}>{formatWhen(attempt.at)}</TableCell>
-                  <TableCell sx={{ wordBreak: "break-all" }}>{attempt.inbox}</TableCell>
-                  <TableCell>{attempt.status ?? "none"}</TableCell>
-                  <TableCell>{attempt.durationMs}</TableCell>
-                  <TableCell sx={{ wordBreak: "break-word" }}>{attempt.error ?? ""}</TableCell>
-                  <TableCell>
-                    {attempt.response && (
-                      <Box component="code" sx={{ whiteSpace: "pre-wrap", wordBreak: "break-all" }}>
-                        {attempt.response}
-                      </Box>
-                    )}
-                  </TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-        </TableContainer>
+        <HeadedTable
+          label="Newest attempts"
+          titles={["Time", "Inbox", "Status", "Duration (ms)", "Error", "Answer"]}
+        >
+          {detail.attempts.map((attempt, index) => (
+            <TableRow key={index}>
+              <TableCell sx={noWrap}>{formatWhen(attempt.at)}</TableCell>
+              <TableCell sx={{ wordBreak: "break-all" }}>{attempt.inbox}</TableCell>
+              <TableCell>{attempt.status ?? "none"}</TableCell>
+              <TableCell>{attempt.durationMs}</TableCell>
+              <TableCell sx={{ wordBreak: "break-word" }}>{attempt.error ?? ""}</TableCell>
+              <TableCell>
+                {attempt.response && (
+                  <Box component="code" sx={{ whiteSpace: "pre-wrap", wordBreak: "break-all" }}>
+                    {attempt.response}
+                  </Box>
+                )}
+              </TableCell>
+            </TableRow>
+          ))}
+        </HeadedTable>
       )}
     </Stack>
   );
@@ -406,33 +380,20 @@ function HostRefusals({ host, round }: { host: string; round: number }) {
       </Typography>
       {problem && <Typography>Could not read its refusals: {problem}.</Typography>}
       {rows && (
-        <TableContainer sx={{ overflowX: "auto" }}>
-          <Table size="small" aria-label="Newest refusals">
-            <TableHead>
-              <TableRow>
-                {["Time", "Reason", "Status", "Activity"].map((title) => (
-                  <TableCell key={title} sx={noWrap}>
-                    {title}
-                  </TableCell>
-                ))}
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {rows.map((row) => (
-                <TableRow key={row.id}>
-                  <TableCell sx={noWrap}>{formatWhen(row.at)}</TableCell>
-                  <TableCell>
-                    {reasonLabel(row.reason)}: {row.detail}
-                  </TableCell>
-                  <TableCell>{row.status}</TableCell>
-                  <TableCell sx={{ wordBreak: "break-all" }}>
-                    {row.activityType ?? ""} {row.activityId ?? ""}
-                  </TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-        </TableContainer>
+        <HeadedTable label="Newest refusals" titles={["Time", "Reason", "Status", "Activity"]}>
+          {rows.map((row) => (
+            <TableRow key={row.id}>
+              <TableCell sx={noWrap}>{formatWhen(row.at)}</TableCell>
+              <TableCell>
+                {reasonLabel(row.reason)}: {row.detail}
+              </TableCell>
+              <TableCell>{row.status}</TableCell>
+              <TableCell sx={{ wordBreak: "break-all" }}>
+                {row.activityType ?? ""} {row.activityId ?? ""}
+              </TableCell>
+            </TableRow>
+          ))}
+        </HeadedTable>
       )}
       {more && (
         <Typography>

@@ -1,4 +1,5 @@
-import { Box, Table, TableBody, TableCell, TableHead, TableRow, Typography } from "@mui/material";
+import { Box, TableCell, TableRow, Typography } from "@mui/material";
+import { HeadedTable } from "../../components/headed-table/headed-table.tsx";
 import type { TriggerDelivery } from "../../lib/trigger-record.ts";
 import { formatTime } from "./call-text.ts";
 
@@ -17,34 +18,27 @@ export function AttemptsTimeline({ delivery }: { delivery: TriggerDelivery }) {
     return <Typography variant="body2">No attempt was made yet.</Typography>;
   }
   return (
-    <Table size="small" aria-label={`Attempts to ${delivery.inbox}`}>
-      <TableHead>
-        <TableRow>
-          {["#", "Time", "Status", "Duration (ms)", "Error", "Answer"].map((title) => (
-            <TableCell key={title} sx={noWrap}>
-              {title}
-            </TableCell>
-          ))}
+    <HeadedTable
+      label={`Attempts to ${delivery.inbox}`}
+      titles={["#", "Time", "Status", "Duration (ms)", "Error", "Answer"]}
+      scroll={false}
+    >
+      {log.map((attempt, index) => (
+        <TableRow key={index}>
+          <TableCell>{index + 1}</TableCell>
+          <TableCell sx={noWrap}>{formatTime(attempt.at)}</TableCell>
+          <TableCell>{attempt.status ?? "no answer"}</TableCell>
+          <TableCell>{attempt.durationMs}</TableCell>
+          <TableCell sx={{ wordBreak: "break-word" }}>{attempt.error ?? ""}</TableCell>
+          <TableCell>
+            {attempt.response && (
+              <Box component="code" sx={{ whiteSpace: "pre-wrap", wordBreak: "break-all" }}>
+                {attempt.response}
+              </Box>
+            )}
+          </TableCell>
         </TableRow>
-      </TableHead>
-      <TableBody>
-        {log.map((attempt, index) => (
-          <TableRow key={index}>
-            <TableCell>{index + 1}</TableCell>
-            <TableCell sx={noWrap}>{formatTime(attempt.at)}</TableCell>
-            <TableCell>{attempt.status ?? "no answer"}</TableCell>
-            <TableCell>{attempt.durationMs}</TableCell>
-            <TableCell sx={{ wordBreak: "break-word" }}>{attempt.error ?? ""}</TableCell>
-            <TableCell>
-              {attempt.response && (
-                <Box component="code" sx={{ whiteSpace: "pre-wrap", wordBreak: "break-all" }}>
-                  {attempt.response}
-                </Box>
-              )}
-            </TableCell>
-          </TableRow>
-        ))}
-      </TableBody>
-    </Table>
+      ))}
+    </HeadedTable>
   );
 }

@@ -1,4 +1,5 @@
 import { useEffect, useState } from "react";
+import { HeadedTable } from "../../components/headed-table/headed-table.tsx";
 import {
   Alert,
   Box,
@@ -8,11 +9,7 @@ import {
   Link,
   MenuItem,
   Stack,
-  Table,
-  TableBody,
   TableCell,
-  TableContainer,
-  TableHead,
   TableRow,
   TextField,
   Typography,
@@ -182,65 +179,55 @@ function ReasonCounts({ rows }: { rows: RefusalEntry[] }) {
 
 function RefusalTable({ rows }: { rows: RefusalEntry[] }) {
   return (
-    <TableContainer sx={{ overflowX: "auto" }}>
-      <Table size="small" aria-label="Refused requests">
-        <TableHead>
-          <TableRow>
-            {["Time", "Host", "Reason", "Key id", "Status", "Activity", "Body"].map((title) => (
-              <TableCell key={title} sx={noWrap}>
-                {title}
-              </TableCell>
-            ))}
+    <HeadedTable
+      label="Refused requests"
+      titles={["Time", "Host", "Reason", "Key id", "Status", "Activity", "Body"]}
+    >
+      {rows.map((row) => {
+        const host = refusalHost(row);
+        return (
+          <TableRow key={row.id}>
+            <TableCell sx={noWrap}>{formatTime(row.at)}</TableCell>
+            <TableCell>
+              {/* An address (no key, no actor) has no host page. */}
+              {(row.keyHost ?? row.actorHost) ? (
+                <Link component={RouterLink} to={`/deliveries/${encodeURIComponent(host)}`}>
+                  {host}
+                </Link>
+              ) : (
+                host
+              )}
+            </TableCell>
+            <TableCell>
+              <div>{row.detail}</div>
+              <Typography variant="caption" color="text.secondary">
+                {reasonLabel(row.reason)}
+              </Typography>
+            </TableCell>
+            <TableCell sx={{ wordBreak: "break-all" }}>{row.keyId ?? "none"}</TableCell>
+            <TableCell>{row.status}</TableCell>
+            <TableCell sx={{ wordBreak: "break-all" }}>
+              {row.activityType ?? ""} {row.activityId ?? ""}
+            </TableCell>
+            <TableCell>
+              {row.body === null ? (
+                "not read"
+              ) : (
+                <details>
+                  <summary>Show body</summary>
+                  <Box
+                    component="pre"
+                    sx={{ whiteSpace: "pre-wrap", wordBreak: "break-all", maxWidth: 480 }}
+                  >
+                    {row.body}
+                  </Box>
+                </details>
+              )}
+            </TableCell>
           </TableRow>
-        </TableHead>
-        <TableBody>
-          {rows.map((row) => {
-            const host = refusalHost(row);
-            return (
-              <TableRow key={row.id}>
-                <TableCell sx={noWrap}>{formatTime(row.at)}</TableCell>
-                <TableCell>
-                  {/* An address (no key, no actor) has no host page. */}
-                  {(row.keyHost ?? row.actorHost) ? (
-                    <Link component={RouterLink} to={`/deliveries/${encodeURIComponent(host)}`}>
-                      {host}
-                    </Link>
-                  ) : (
-                    host
-                  )}
-                </TableCell>
-                <TableCell>
-                  <div>{row.detail}</div>
-                  <Typography variant="caption" color="text.secondary">
-                    {reasonLabel(row.reason)}
-                  </Typography>
-                </TableCell>
-                <TableCell sx={{ wordBreak: "break-all" }}>{row.keyId ?? "none"}</TableCell>
-                <TableCell>{row.status}</TableCell>
-                <TableCell sx={{ wordBreak: "break-all" }}>
-                  {row.activityType ?? ""} {row.activityId ?? ""}
-                </TableCell>
-                <TableCell>
-                  {row.body === null ? (
-                    "not read"
-                  ) : (
-                    <details>
-                      <summary>Show body</summary>
-                      <Box
-                        component="pre"
-                        sx={{ whiteSpace: "pre-wrap", wordBreak: "break-all", maxWidth: 480 }}
-                      >
-                        {row.body}
-                      </Box>
-                    </details>
-                  )}
-                </TableCell>
-              </TableRow>
-            );
-          })}
-        </TableBody>
-      </Table>
-    </TableContainer>
+        );
+      })}
+    </HeadedTable>
   );
 }
 
