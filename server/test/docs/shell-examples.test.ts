@@ -6,7 +6,7 @@
 //   test starts on a random port with a fresh database: `localhost:3000` in the block names that
 //   server, CORRAL_DATABASE its database, which holds the account `operator` (its password in
 //   $PASSWORD) and its actor `alice`;
-// - a command that pipes `npm run` uses `npm run --silent`, anywhere in those files.
+// - a command that pipes `npm run` uses `npm run --silent`, in every Markdown file.
 
 import { spawn, spawnSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
@@ -24,6 +24,22 @@ function documentedFiles(): string[] {
     .filter((name) => name.endsWith(".md") && !path.basename(name).startsWith("."))
     .map((name) => path.join("docs", name));
   return ["README.md", "CONTRIBUTING.md", ...docs.sort()];
+}
+
+/** Every Markdown file of the repository (not dependencies, caches or builds). */
+function markdownFiles(): string[] {
+  const skip = new Set(["node_modules", ".cache", ".git", "dist", "data"]);
+  const found: string[] = [];
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(path.join(root, dir), { withFileTypes: true })) {
+      if (skip.has(entry.name)) continue;
+      const name = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(name);
+      else if (entry.name.endsWith(".md")) found.push(name);
+    }
+  };
+  walk(".");
+  return found.sort();
 }
 
 interface ShellExample {
@@ -79,7 +95,7 @@ describe("the documentation's shell examples", () => {
   afterAll(() => server?.close());
 
   it("pipe npm run only with --silent (npm prints a banner on stdout otherwise)", () => {
-    const loud = documentedFiles().flatMap((file) =>
+    const loud = markdownFiles().flatMap((file) =>
       loudPipes(read(file)).map((line) => `${file}: ${line}`),
     );
     expect(loud).toEqual([]);
