@@ -31,7 +31,9 @@ export function spawnCorral(args: string[]): Promise<CorralProcess> {
     child.once("exit", (code) => resolve(code)),
   );
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`corral did not start: ${stderr}`)), 30_000);
+    // Its "serving on" line or its exit; a loaded machine took over 30 s to start three at once,
+    // so the bound is generous (the callers' hooks allow for it).
+    const timer = setTimeout(() => reject(new Error(`corral did not start: ${stderr}`)), 150_000);
     void exited.then((code) => reject(new Error(`corral exited with ${code}: ${stderr}`)));
     child.stdout!.on("data", (chunk) => {
       stdout += chunk;

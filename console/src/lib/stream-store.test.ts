@@ -6,6 +6,9 @@ import { createStreamStore, isStreamType, streamStorageKey } from "./stream-stor
 
 afterEach(() => vi.restoreAllMocks());
 
+// vi.waitFor's bound: the test's own timeout (vite.config.ts) ends it first.
+const UNTIL_TEST_TIMEOUT = { timeout: 60_000, interval: 10 };
+
 function freshRows(): { factory: IDBFactory; rows: Promise<StreamRowsStore> } {
   const factory = new IDBFactory();
   return { factory, rows: openStreamRowsStore(factory) };
@@ -83,13 +86,14 @@ describe("stream store", () => {
 
   it("resumes from the server's position when a reload comes before the shown messages were stored", async () => {
     const { factory, rows } = freshRows();
-    const first = createStreamStore({ type: "error", rows });
+    // A write delay no loaded machine reaches: the reload below comes inside it whatever the load.
+    const first = createStreamStore({ type: "error", rows, flushMs: 3_600_000 });
     first.getState().markPosition("5");
     await first.whenIdle();
     first.getState().add({ n: 6 }, "6");
     first.getState().add({ n: 7 }, "7");
-    await new Promise((resolve) => setTimeout(resolve, 120));
-    expect(first.getState().messages).toHaveLength(2);
+    // Shown once applied (on an animation frame, which a busy machine delays), not after a time.
+    await vi.waitFor(() => expect(first.getState().messages).toHaveLength(2), UNTIL_TEST_TIMEOUT);
     expect(first.getState().lastEventId).toBe("7");
 
     // Reloaded inside the write delay: storage must not claim 6 and 7, so they are asked for again.

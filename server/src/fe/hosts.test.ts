@@ -13,9 +13,12 @@ import {
   startCaptureServer,
   type CaptureServer,
 } from "../../test/federation/servers.ts";
+import { openSse } from "../../test/sse.ts";
 
 // Outcomes land a moment after the remote answers; PostgreSQL takes longer than SQLite.
 const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 10_000 });
+// A wait for an event that ends only with the test (its timeout in vitest.config.ts bounds it).
+const UNBOUNDED_MS = 2 ** 31 - 1;
 
 // Delivery health against real second servers: one answering 202, one 500 until fixed, one not
 // listening at all until it is started; across stop, resume and retry no delivery is lost or
@@ -111,14 +114,25 @@ describe("delivery health per host", () => {
   });
 
   it("holds deliveries for a host that does not answer, and delivers them when it is back and resumed", async () => {
-    const { send, host, act } = await setUp();
+    const { send, host, act, token } = await setUp();
     const port = await findClosedPort();
     const { remote, name: actorHost } = await capture({
       inboxUrl: `http://127.0.0.1:${port}/inbox`,
     });
     const name = `127.0.0.1:${port}`;
+    // Each failed attempt is written (with its host's count) before its error event is sent:
+    // waiting for the two events, not for a time, holds however slow a loaded machine is.
+    const errors = await openSse(`${server!.url}/fe/account/stream/error`, {
+      Authorization: `Bearer ${token}`,
+    });
+    closers.push(async () => errors.close());
+    const inbox = `http://127.0.0.1:${port}/inbox`;
     await Promise.all([1, 2].map((n) => send(remote.actorId, n)));
-    await poll(async () => (await host(name))?.failures7d).toBe(2);
+    await errors.waitFor(
+      () => errors.frames.filter((frame) => frame.data?.includes(inbox)).length >= 2,
+      UNBOUNDED_MS,
+    );
+    expect((await host(name)).failures7d).toBe(2);
     expect((await host(name)).failed).toEqual([]); // retrying, not given up
     expect(await host(actorHost)).toBeUndefined(); // its document was fetched, nothing delivered
     expect((await act(name, "stop")).status).toBe(204);
@@ -126,12 +140,15 @@ describe("delivery health per host", () => {
 
     // The host comes back; nothing goes there until the operator resumes it.
     const arrived: string[] = [];
+    let bothArrived!: () => void;
+    const both = new Promise<void>((resolve) => (bothArrived = resolve));
     const back: Server = createServer((req, res) => {
       let body = "";
       req.on("data", (chunk: Buffer) => (body += chunk.toString()));
       req.on("end", () => {
         arrived.push(JSON.parse(body).content);
         res.writeHead(202).end();
+        if (arrived.length === 2) bothArrived();
       });
     });
     await new Promise<void>((resolve) => back.listen(port, "127.0.0.1", resolve));
@@ -140,7 +157,8 @@ describe("delivery health per host", () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(arrived).toEqual([]);
     expect((await act(name, "resume")).status).toBe(202);
-    await poll(() => [...arrived].sort()).toEqual(["n1", "n2"]);
+    await both;
+    expect([...arrived].sort()).toEqual(["n1", "n2"]);
     await poll(async () => (await host(name)).state).toBe("ok");
     expect(arrived).toHaveLength(2);
   });

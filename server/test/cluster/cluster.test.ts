@@ -37,7 +37,7 @@ beforeAll(async () => {
   web = await Promise.all([1, 2].map(() => spawnCorral([...common, "--role", "web"])));
   worker = await spawnCorral([...common, "--role", "worker"]);
   proxy.backends = web.map((p) => p.url);
-}, 60_000);
+}, 180_000); // processes that start slowly on a loaded machine (cluster.ts)
 
 afterAll(async () => {
   await Promise.all([...web, worker].filter(Boolean).map((p) => p.stop()));

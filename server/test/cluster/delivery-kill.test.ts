@@ -44,7 +44,7 @@ beforeAll(async () => {
     spawnCorral([...common, "--role", "worker"]),
     spawnCorral([...common, "--role", "worker"]),
   ]);
-}, 60_000);
+}, 180_000); // processes that start slowly on a loaded machine (cluster.ts)
 
 afterAll(async () => {
   await Promise.all([web, ...workers].filter(Boolean).map((p) => p.stop()));

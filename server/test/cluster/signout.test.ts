@@ -21,7 +21,7 @@ beforeAll(async () => {
   if (!account.ok) throw new Error(account.error);
   const common = ["--database", database.url, "--base-url", "http://corral.signout"];
   servers = await Promise.all([1, 2].map(() => spawnCorral([...common, "--role", "web"])));
-}, 60_000);
+}, 180_000); // processes that start slowly on a loaded machine (cluster.ts)
 
 afterAll(async () => {
   await Promise.all(servers.map((p) => p.stop()));

@@ -38,7 +38,7 @@ beforeAll(async () => {
     spawnCorral([...common, "--role", "web"]),
     spawnCorral([...common, "--role", "worker"]),
   ]);
-}, 60_000);
+}, 180_000); // processes that start slowly on a loaded machine (cluster.ts)
 
 afterAll(async () => {
   await Promise.all(processes.map((p) => p.stop()));
@@ -114,12 +114,16 @@ describe("web×2 + worker on one PostgreSQL, killed mid-burst of triggers", () =
       const open = new Set(rows.map((r) => r.id));
       return answered.filter((id) => open.has(id));
     };
-    // Claims of the killed worker run out within 30 s; then everything is run and delivered.
-    const deadline = Date.now() + 120_000;
+    // Claims of the killed worker run out within 30 s; then everything is run and delivered. A
+    // loaded machine delivers slowly, so the wait lasts while deliveries progress, and ends when
+    // none was made for a minute (twice the lease): stuck, not slow.
     let left = await undelivered();
-    while (left.length > 0 && Date.now() < deadline) {
+    let progressAt = Date.now();
+    while (left.length > 0 && Date.now() - progressAt < 60_000) {
       await new Promise((resolve) => setTimeout(resolve, 500));
-      left = await undelivered();
+      const now = await undelivered();
+      if (now.length < left.length) progressAt = Date.now();
+      left = now;
     }
     const failed = await db.all<{ id: string; error: string }>(
       `SELECT id, error FROM triggers WHERE state = 'failed'`,
@@ -131,5 +135,5 @@ describe("web×2 + worker on one PostgreSQL, killed mid-burst of triggers", () =
     expect(failed).toEqual([]);
     expect(left).toEqual([]);
     expect(sink.arrived()).toBeGreaterThanOrEqual(answered.length);
-  }, 240_000);
+  }, 900_000);
 });
