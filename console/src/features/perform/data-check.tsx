@@ -52,8 +52,8 @@ export function DataCheck({ method, check, onPutUnderData, otherActor, actingNam
       )}
       {otherActor !== null && (
         <Alert severity="warning">
-          data.actor is {otherActor}, not {actingName}, the actor you act as. The call is signed by{" "}
-          {actingName}; receivers refuse an activity whose actor is not its signer.
+          data.actor is {otherActor}, not {actingName}, the actor you act as. The call is signed by
+          that actor, and receivers refuse an activity whose actor is not its signer.
         </Alert>
       )}
     </Box>
