@@ -67,6 +67,27 @@ describe("checking the data box against a method's schema", () => {
     });
   });
 
+  it("names a publish's missing type and its id the server assigns (Corral's publish_object)", () => {
+    const publish = {
+      type: "object",
+      properties: {
+        data: {
+          type: "object",
+          required: ["type"],
+          properties: { type: { type: "string" }, id: false },
+        },
+      },
+      required: ["data"],
+    };
+    expect(checkAgainstSchema(publish, { data: { id: "x", content: "hi" } })).toEqual({
+      kind: "failed",
+      problems: [
+        { path: "data.type", words: "is missing" },
+        { path: "data.id", words: "is not allowed here" },
+      ],
+    });
+  });
+
   it("says the body matches none of an anyOf's shapes, not each shape's failure", () => {
     const either = { anyOf: [{ required: ["data"] }, { required: ["profile"] }] };
     expect(checkAgainstSchema(either, {})).toEqual({
