@@ -169,6 +169,7 @@ test("data the method does not accept is refused, never 'accepted', and nothing 
   for (const [method, data, problem] of [
     ["send_message", '{"foo": 1}', "data is missing"],
     ["update_actor", '{"profile": "oops"}', "profile must be an object, not a string"],
+    ["publish_object", '{"data": {"content": "no type"}}', "data.type is missing"],
   ]) {
     await chooseOption(page, "Method to perform", method!);
     await page.getByRole("textbox", { name: "data" }).fill(data!);
@@ -178,7 +179,7 @@ test("data the method does not accept is refused, never 'accepted', and nothing 
   expect(requests.filter((r) => r.url().includes("/fe/actor/trigger/"))).toHaveLength(0);
   // What the published schemas cannot say, the server refuses with 422.
   for (const [method, data] of [
-    ["publish_object", '{"data": {"content": "no type"}}'],
+    ["publish_activity", '{"data": {"type": "Like", "actor": "https://elsewhere.example/x"}}'],
     ["update_actor", '{"actions": [{"action": "fly"}]}'],
   ]) {
     await chooseOption(page, "Method to perform", method!);

@@ -127,10 +127,12 @@ test("a malformed Perform is refused with the server's reasons in Result, and no
     .getByText("data is missing")
     .waitFor();
   expect(await page.getByRole("button", { name: "Perform" }).isDisabled()).toBe(true);
-  // ... and what its published schema cannot say (a publish without a type), the server refuses
-  // with 422 before anything runs.
-  await chooseOption(page, "Method to perform", "publish_object");
-  await page.getByRole("textbox", { name: "data" }).fill('{"data": {"content": "no type"}}');
+  // ... and what no published schema can say (publish_activity's data.actor, when given, must be
+  // the actor acting), the server refuses with 422 before anything runs.
+  await chooseOption(page, "Method to perform", "publish_activity");
+  await page
+    .getByRole("textbox", { name: "data" })
+    .fill('{"data": {"type": "Like", "actor": "https://elsewhere.example/x"}}');
   await page.getByRole("button", { name: "Perform" }).click();
   const result = page.getByRole("region", { name: "Result" });
   await result.getByText(/HTTP 422/).waitFor();
