@@ -235,6 +235,68 @@ describe("the console in front of the real cattle_grid", () => {
     await search(page).fill("");
   });
 
+  it("Open in Perform fills alice's Note as bob, who acts; Perform says nothing could be checked, offers 'Put it under data' and warns when data.actor is alice", async () => {
+    await openFromDrawer(page, "Incoming");
+    await search(page).fill("sent while paused");
+    await eventually(() => shownCount(page)).toMatch(/^1 of \d+$/);
+    await page
+      .getByTestId("stream-message")
+      .first()
+      .getByRole("button", { name: "Open in Perform" })
+      .click();
+    await page.waitForURL((url) => url.pathname === "/perform");
+    const box = page.getByRole("textbox", { name: "data" });
+    const opened = JSON.parse(await box.inputValue()) as {
+      data: Record<string, unknown> & { actor: string; object: Record<string, unknown> };
+    };
+    // Issue 33, item 5: the Note came from alice; sent again, it is bob's.
+    expect(opened.data.actor).toBe(bobActor.id);
+    expect(opened.data.object.attributedTo).toBe(bobActor.id);
+    const warning = page.getByText(/the actor you act as/);
+    expect(await warning.count()).toBe(0);
+
+    // Item 4: cattle_grid's methodInformation carries no schema, and the page says so.
+    await page
+      .getByText(
+        "The server gives no schema for send_message: nothing could be checked before sending.",
+      )
+      .waitFor();
+    await box.fill(JSON.stringify({ ...opened.data, actor: aliceActor.id }, null, 2));
+    await page.getByRole("button", { name: "Put it under data" }).click();
+    expect(JSON.parse(await box.inputValue())).toEqual({
+      data: { ...opened.data, actor: aliceActor.id },
+    });
+    await warning.waitFor();
+    expect(await warning.innerText()).toContain(`data.actor is ${aliceActor.id}, not `);
+    expect(await warning.innerText()).toContain(`(${bobActor.id}), the actor you act as`);
+
+    // As opened, addressed to alice: cattle_grid delivers bob's Note to her.
+    const toAlice = { ...opened.data, to: [aliceActor.id] };
+    const requests = recordFeRequests(page);
+    await box.fill(JSON.stringify({ data: toAlice }, null, 2));
+    await eventually(() => warning.count()).toBe(0);
+    await page.getByRole("button", { name: "Perform" }).click();
+    await eventually(
+      () => requests.filter((r) => r.url().endsWith("/fe/actor/trigger/send_message")).length,
+    ).toBe(1);
+    await page
+      .getByRole("region", { name: "Result" })
+      .getByText(/handed over/)
+      .waitFor();
+    await eventually(async () => {
+      const response = await fetch(`${cattleGrid.origin}/fe/account/history`, {
+        headers: { Authorization: `Bearer ${aliceApi.token}` },
+      });
+      const { events } = (await response.json()) as { events: { data?: { raw?: unknown } }[] };
+      return events.some((event) => {
+        const raw = event.data?.raw as { actor?: string; object?: { content?: string } };
+        return raw?.actor === bobActor.id && raw.object?.content === "sent while paused";
+      });
+    }, 20_000).toBe(true);
+    await openFromDrawer(page, "Incoming");
+    await search(page).fill("");
+  });
+
   it("filters Incoming by type and keeps its messages once across a reload; Reset empties it", async () => {
     await openFromDrawer(page, "Incoming");
     const held = await badgeCount(page, "Incoming");

@@ -48,6 +48,10 @@ test("the first load is under 200 KB gzip and holds no screen but Info and Sign 
     "Tooltip",
   ])
     expect(names).not.toContain(lazy);
+  // Perform's JSON Schema validator (docs/adr/0011-json-schema-in-the-browser.md) comes with
+  // Perform: none of its code, known by one of its messages, is in the first load.
+  for (const file of chunks)
+    expect(readFileSync(join(DIST, file), "utf8")).not.toContain("False boolean schema");
 });
 
 test("a screen whose chunk is still on its way shows that the page is loading", async ({

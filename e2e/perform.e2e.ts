@@ -119,8 +119,20 @@ test("a malformed Perform is refused with the server's reasons in Result, and no
   await signIn(page, account);
   await openFromDrawer(page, "Perform");
   await chooseOption(page, "Method to perform", "send_message");
-  // send_message without its data field fails the method's schema: 422 before anything runs.
+  // send_message without its data field fails the method's schema: the browser says so and sends
+  // nothing (issue 33, item 4) ...
   await page.getByRole("textbox", { name: "data" }).fill("{}");
+  await page
+    .getByRole("list", { name: "Problems with the data" })
+    .getByText("data is missing")
+    .waitFor();
+  expect(await page.getByRole("button", { name: "Perform" }).isDisabled()).toBe(true);
+  // ... and what no published schema can say (publish_activity's data.actor, when given, must be
+  // the actor acting), the server refuses with 422 before anything runs.
+  await chooseOption(page, "Method to perform", "publish_activity");
+  await page
+    .getByRole("textbox", { name: "data" })
+    .fill('{"data": {"type": "Like", "actor": "https://elsewhere.example/x"}}');
   await page.getByRole("button", { name: "Perform" }).click();
   const result = page.getByRole("region", { name: "Result" });
   await result.getByText(/HTTP 422/).waitFor();

@@ -67,7 +67,7 @@ test("Compact: at 1400×900 at least 20 one-line messages show at once; a click 
   expect(await cards(page).first().locator(".json-tree").innerText()).toContain("no_such_method");
 });
 
-test("Open in Perform on an incoming Create opens send_message with the activity, its id removed", async ({
+test("Open in Perform on an incoming Create opens send_message with the activity, its id removed, as the actor acting", async ({
   page,
   account,
   corral,
@@ -82,7 +82,13 @@ test("Open in Perform on an incoming Create opens send_message with the activity
   await page.waitForURL((url) => url.pathname === "/perform");
   await eventually(() => method(page).innerText()).toBe("send_message");
   const { id: _id, ...withoutId } = activity;
-  expect(JSON.parse(await dataField(page).inputValue())).toEqual({ data: withoutId });
+  // As the actor acting (the receiver): its actor and its Note's author name them (issue 33, 5).
+  const asReceiver = {
+    ...withoutId,
+    actor: setup.receiver,
+    object: { ...withoutId.object, attributedTo: setup.receiver },
+  };
+  expect(JSON.parse(await dataField(page).inputValue())).toEqual({ data: asReceiver });
   // As the actor that received it, ready to send: the Perform button is there to press.
   await eventually(() => page.getByTestId("current-actor").innerText()).toContain(setup.receiver);
   expect(await page.getByRole("button", { name: "Perform" }).isEnabled()).toBe(true);

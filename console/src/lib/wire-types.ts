@@ -17,7 +17,7 @@ import type {
   LookupFailure,
   LookupRequest,
   LookupResult,
-  MethodInformationModel,
+  MethodInformation,
   RefusalEntry,
   RefusalPage,
   RefusalReason,
@@ -42,6 +42,7 @@ export type {
   LookupFailure,
   LookupRequest,
   LookupResult,
+  MethodInformation,
   SignInRequest,
   SignInResponse,
   RefusalEntry,
@@ -50,4 +51,3 @@ export type {
   TriggerRequest,
 };
 export type Actor = ActorInformation;
-export type MethodInformation = MethodInformationModel;

@@ -179,6 +179,12 @@ describe("methodInformation", () => {
     }
     const publish = methodInformation.find((m) => m.routing_key === "publish_object")!;
     expect(publish.schema).toMatchObject({ required: ["data"] });
+    // What the refinements check is published too: a type, and no id (the server assigns it).
+    expect(publish.schema).toMatchObject({
+      properties: {
+        data: { required: ["type"], properties: { type: { type: "string" }, id: false } },
+      },
+    });
   });
 });
 

@@ -32,17 +32,21 @@ export const sendMessageFields = z.looseObject({
 });
 export const sendMessageBody = z.looseObject({ actor, ...sendMessageFields.shape });
 
-const newData = jsonObject("data").superRefine((data, ctx) => {
-  if (data.id !== undefined)
-    ctx.addIssue({
-      code: "custom",
-      path: ["id"],
-      message: '"data" must not have an id; the server assigns it',
-    });
-  if (typeof data.type !== "string")
-    ctx.addIssue({ code: "custom", path: ["type"], message: '"data.type" is missing' });
-  limitRecipients(data, ctx);
-});
+const newData = jsonObject("data")
+  .superRefine((data, ctx) => {
+    if (data.id !== undefined)
+      ctx.addIssue({
+        code: "custom",
+        path: ["id"],
+        message: '"data" must not have an id; the server assigns it',
+      });
+    if (typeof data.type !== "string")
+      ctx.addIssue({ code: "custom", path: ["type"], message: '"data.type" is missing' });
+    limitRecipients(data, ctx);
+  })
+  // What the refinement above checks, said in the published JSON Schema too (zod leaves
+  // refinements out of it), so that a console checks it before sending (docs/perform.md).
+  .meta({ required: ["type"], properties: { type: { type: "string" }, id: false } });
 
 export const publishObjectFields = z.looseObject({ data: newData });
 export const publishObjectBody = z.looseObject({ actor, ...publishObjectFields.shape });

@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useMemo, useState } from "react";
 import { Box, Button, Stack, TextField, Typography } from "@mui/material";
 import { useSearchParams } from "react-router";
 import { useActorHandles } from "../../lib/actor-handles.ts";
@@ -8,10 +8,13 @@ import type { PerformCall } from "../../lib/perform-history-store.ts";
 import { useUserStore } from "../../lib/user-store.ts";
 import type { TriggerRequest } from "../../lib/wire-types.ts";
 import { ConfirmDeleteDialog } from "./confirm-delete-dialog.tsx";
+import { DataCheck } from "./data-check.tsx";
+import { looksLikeBareActivity, otherActorIn, putUnderData, takesData } from "./data-help.ts";
 import { exampleFor } from "./method-examples.ts";
 import { MethodPicker } from "./method-picker.tsx";
 import { PerformHistory } from "./perform-history.tsx";
 import { PerformResult } from "./perform-result.tsx";
+import { checkAgainstSchema, schemaOf } from "./schema-check.ts";
 import { usePerform } from "./use-perform.ts";
 import { usePerformDraft } from "./use-perform-draft.ts";
 
@@ -25,17 +28,23 @@ export function PerformPage() {
   const chosen = usePerformDraftStore((state) => state.method);
   const setMethod = usePerformDraftStore((state) => state.setMethod);
   const draft = usePerformDraft();
-  const { sending, latest, perform } = usePerform();
+  const { sending, latest, calls, perform } = usePerform();
   const [params] = useSearchParams();
   const handles = useActorHandles((state) => state.handles);
   // A delete_actor call waiting for its confirmation.
   const [confirming, setConfirming] = useState<TriggerRequest | null>(null);
+  const info = methods.find((m) => m.routing_key === chosen);
+  const method = info ? chosen : "";
+  const schema = useMemo(() => schemaOf(info), [info]);
+  // Checked before sending; nothing is sent while the box fails its method's schema.
+  const check = useMemo(
+    () => (method === "" || draft.typing ? null : checkAgainstSchema(schema, draft.data)),
+    [method, schema, draft.typing, draft.data],
+  );
 
   if (currentActor === null) return <Typography>Loading...</Typography>;
 
   const actorName = actors.find((actor) => actor.id === currentActor)?.name;
-  const info = methods.find((m) => m.routing_key === chosen);
-  const method = info ? chosen : "";
   const payload: TriggerRequest = { actor: currentActor, ...draft.data };
   const example = method === "" ? null : exampleFor(info, method, currentActor);
 
@@ -75,16 +84,29 @@ export function PerformPage() {
         helperText={draft.problem}
         slotProps={{ htmlInput: { spellCheck: false, style: { fontFamily: "monospace" } } }}
       />
+      {method !== "" && !draft.typing && (
+        <DataCheck
+          method={method}
+          check={check}
+          onPutUnderData={
+            looksLikeBareActivity(draft.data) && takesData(method, schema)
+              ? () => draft.setText(JSON.stringify(putUnderData(draft.data), null, 2))
+              : null
+          }
+          otherActor={otherActorIn(draft.data, currentActor)}
+          actingName={actorName ? `${actorName} (${currentActor})` : currentActor}
+        />
+      )}
       <Box>
         <Button
           variant="contained"
-          disabled={method === "" || draft.typing || sending !== null}
+          disabled={method === "" || draft.typing || check?.kind === "failed" || sending !== null}
           onClick={() => run(method, payload)}
         >
           Perform
         </Button>
       </Box>
-      <PerformResult sending={sending} latest={latest} callId={params.get("call")} />
+      <PerformResult sending={sending} latest={latest} callId={params.get("call")} calls={calls} />
       <Typography variant="h6" component="h2">
         {draft.typing ? "... typing ..." : "Resulting output"}
       </Typography>

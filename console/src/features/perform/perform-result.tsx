@@ -1,3 +1,4 @@
+import { useEffect, useRef } from "react";
 import { Alert, Box, CircularProgress, Link, Stack, Typography } from "@mui/material";
 import { Link as RouterLink } from "react-router";
 import type { PerformCall } from "../../lib/perform-history-store.ts";
@@ -8,10 +9,20 @@ type Props = {
   latest: PerformCall | null;
   /** The `?call=` of the address: a recorded call to show live. */
   callId: string | null;
+  /** How many calls the page has made; each new one brings the region into view. */
+  calls: number;
 };
 
 /** The region "Result": what the last Perform (or the call in the address) did, truthfully. */
-export function PerformResult({ sending, latest, callId }: Props) {
+export function PerformResult({ sending, latest, callId, calls }: Props) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  // A call made below a long data box would answer out of sight (at 1400×900 the form alone can
+  // fill the window): scroll the region in and move focus to its heading, for screen readers too.
+  useEffect(() => {
+    if (calls === 0 || !heading.current) return;
+    heading.current.focus({ preventScroll: true });
+    heading.current.scrollIntoView?.({ block: "start" }); // jsdom has none; a browser always does
+  }, [calls]);
   if (sending === null && latest === null && callId === null) return null;
   // One place for the live view, whether the call came from this Perform or from the address:
   // the address catches up with a new call a render later, and the view must not start over.
@@ -19,7 +30,14 @@ export function PerformResult({ sending, latest, callId }: Props) {
   const triggerId = callId ?? recorded;
   return (
     <Box component="section" role="region" aria-label="Result">
-      <Typography variant="h6" component="h2">
+      <Typography
+        ref={heading}
+        variant="h6"
+        component="h2"
+        tabIndex={-1}
+        // Below the fixed top bar once scrolled to; no focus ring on a heading only focused by us.
+        sx={{ scrollMarginTop: 80, "&:focus": { outline: "none" } }}
+      >
         Result
       </Typography>
       {sending !== null ? (

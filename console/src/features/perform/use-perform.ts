@@ -16,6 +16,8 @@ export type PerformState = {
   sending: string | null;
   /** The last call made from this page. */
   latest: PerformCall | null;
+  /** How many calls this page has made: each one brings "Result" into view. */
+  calls: number;
   perform: (method: string, body: TriggerRequest) => Promise<void>;
 };
 
@@ -27,6 +29,7 @@ export type PerformState = {
 export function usePerform(): PerformState {
   const [sending, setSending] = useState<string | null>(null);
   const [latest, setLatest] = useState<PerformCall | null>(null);
+  const [calls, setCalls] = useState(0);
   const record = usePerformHistory((state) => state.record);
   const navigate = useNavigate();
   const [params] = useSearchParams();
@@ -35,6 +38,7 @@ export function usePerform(): PerformState {
   const perform = useCallback(
     async (method: string, body: TriggerRequest) => {
       setSending(method);
+      setCalls((count) => count + 1);
       const at = new Date().toISOString();
       const outcome = await send(method, body);
       // The deleted actor leaves the "Open" menu and stops being the one acted as: at once when
@@ -59,7 +63,7 @@ export function usePerform(): PerformState {
     [record, navigate, showingCall],
   );
 
-  return { sending, latest, perform };
+  return { sending, latest, calls, perform };
 }
 
 /** How long after a handed-over delete_actor the account info is asked again, in ms. */

@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import type { StreamMessage } from "../../lib/stream-store.ts";
-import { callPrefill, performSourceOf, sendMessagePrefill } from "./open-in-perform.ts";
+import {
+  asActor,
+  callPrefill,
+  dataFor,
+  performSourceOf,
+  sendMessagePrefill,
+} from "./open-in-perform.ts";
 
 const ours = "http://127.0.0.1:3000/actor/bob";
 const create = {
@@ -27,12 +33,50 @@ describe("Open in Perform", () => {
     const { id: _id, ...withoutId } = create;
     expect(source).toEqual({
       kind: "prefill",
-      prefill: { method: "send_message", data: { data: withoutId }, actor: ours },
+      prefill: {
+        method: "send_message",
+        data: { data: withoutId },
+        actor: ours,
+        activity: withoutId,
+      },
     });
     // The object keeps its id: only the activity needs a new one to be sent again.
     expect(source.kind === "prefill" && source.prefill.data).toMatchObject({
       data: { object: { id: "https://remote.example/notes/1" } },
     });
+  });
+
+  it("sends the activity as the actor acting: its actor and its object's attributedTo", () => {
+    const note = { ...create.object, attributedTo: create.actor };
+    const prefill = sendMessagePrefill(
+      message({ actor: ours, data: { raw: { ...create, object: note } } }),
+    );
+    const { id: _id, ...withoutId } = create;
+    expect(dataFor(prefill, ours)).toEqual({
+      data: { ...withoutId, actor: ours, object: { ...note, attributedTo: ours } },
+    });
+  });
+
+  it("gives a Create's embedded object the actor as author, but keeps another's object's author", () => {
+    const carol = "https://remote.example/users/carol";
+    expect(asActor({ type: "Create", object: { type: "Note" } }, ours)).toEqual({
+      type: "Create",
+      actor: ours,
+      object: { type: "Note", attributedTo: ours },
+    });
+    const like = {
+      type: "Like",
+      actor: create.actor,
+      object: { type: "Note", attributedTo: carol },
+    };
+    expect(asActor(like, ours)).toEqual({ ...like, actor: ours });
+    const follow = { type: "Follow", actor: create.actor, object: carol };
+    expect(asActor(follow, ours)).toEqual({ ...follow, actor: ours });
+  });
+
+  it("leaves a call of ours as it was made", () => {
+    const prefill = callPrefill("send_message", { actor: ours, data: { actor: "x" } }, null);
+    expect(dataFor(prefill, ours)).toEqual({ data: { actor: "x" } });
   });
 
   it("takes muck_out's parsed activity when the event has no raw one", () => {

@@ -5,7 +5,7 @@ import { usePerformHistory } from "../../lib/perform-history-store.ts";
 import type { StreamMessage } from "../../lib/stream-store.ts";
 import { fetchTriggerRecord } from "../../lib/trigger-client.ts";
 import { useUserStore } from "../../lib/user-store.ts";
-import { callPrefill, performSourceOf, type PerformPrefill } from "./open-in-perform.ts";
+import { callPrefill, dataFor, performSourceOf, type PerformPrefill } from "./open-in-perform.ts";
 
 export type OpenInPerform = {
   open: () => void;
@@ -23,14 +23,16 @@ export function useOpenInPerform(message: StreamMessage): OpenInPerform {
 
   const go = useCallback(
     (prefill: PerformPrefill) => {
-      const { actors, setCurrentActor } = useUserStore.getState();
+      const { actors, currentActor, setCurrentActor } = useUserStore.getState();
       // As the actor the message is about, when it is one of the account's.
-      if (prefill.actor && actors.some((actor) => actor.id === prefill.actor)) {
-        setCurrentActor(prefill.actor);
-      }
+      const acting =
+        prefill.actor !== null && actors.some((actor) => actor.id === prefill.actor)
+          ? prefill.actor
+          : currentActor;
+      if (acting !== null && acting !== currentActor) setCurrentActor(acting);
       const draft = usePerformDraftStore.getState();
       draft.setMethod(prefill.method);
-      draft.setText(JSON.stringify(prefill.data, null, 2));
+      draft.setText(JSON.stringify(dataFor(prefill, acting), null, 2));
       navigate("/perform");
     },
     [navigate],
