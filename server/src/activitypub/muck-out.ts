@@ -13,7 +13,16 @@ type Json = Record<string, unknown>;
 const PUBLIC = "https://www.w3.org/ns/activitystreams#Public";
 const publicNames = new Set(["Public", "as:Public", PUBLIC]);
 
-class Refused extends Error {}
+// A normaliser's refusal is ordinary: each document is refused by most of the four normalisers
+// tried on it (a Create is no actor, no collection). So the refusal is a plain object, not an
+// Error: capturing a stack trace for each was half of normalizeData's CPU in the inbox profile
+// (bench/README.md, issue 34).
+class Refused {
+  readonly why: string;
+  constructor(why: string) {
+    this.why = why;
+  }
+}
 const refuse = (why: string): never => {
   throw new Refused(why);
 };
