@@ -163,6 +163,9 @@ function normalizeObject(raw: Json, receiving: string | null): Json {
   }
   const summary = html(raw.summary);
   const name = html(raw.name);
+  // First of what refuses: an activity (a Create) is tried as an object too and is refused here,
+  // before the rest is worked out for nothing.
+  if (!content && !summary && !name) refuse("no content, summary or name");
   const attributedTo = idField(raw.attributedTo);
   const common = {
     id: requiredId(raw),
@@ -185,7 +188,6 @@ function normalizeObject(raw: Json, receiving: string | null): Json {
     url: links(raw.url),
     sensitive: optionalBool(raw.sensitive),
   };
-  if (!content && !summary && !name) refuse("no content, summary or name");
   return dropNull(common);
 }
 
@@ -347,9 +349,13 @@ export function normalizeData(raw: unknown, receiving: string | null = null): Pa
   const object = attempt(() => normalizeObject(raw, receiving));
   if (object) result.object = object;
   if (normalized) result.activity = normalized.activity as Parsed["activity"];
-  const actor = attempt(() => normalizeActor(raw));
+  // Without an inbox no actor, without a collection's type no collection: said before trying.
+  const actor = raw.inbox == null ? undefined : attempt(() => normalizeActor(raw));
   if (actor) result.actor = actor;
-  const collection = attempt(() => normalizeCollection(raw));
+  const collection =
+    typeof raw.type === "string" && !collectionTypes.has(raw.type)
+      ? undefined
+      : attempt(() => normalizeCollection(raw));
   if (collection) result.collection = collection;
   if (normalized?.embedded) result.embedded_object = normalized.embedded;
   if (
