@@ -6,7 +6,7 @@
 // threads), which a loaded machine disturbs far less than the rate; the guard fails when the
 // median over the pairs of this checkout's / the reference's is above --limit, for either load.
 //   node bench/speed-guard.ts [--pairs 5] [--inbox 800] [--sinks 50] [--per-round 24]
-//     [--concurrency 32] [--limit 1.10]
+//     [--concurrency 32] [--limit 1.10] [--reference COMMIT]
 // Run by server/test/speed-guard.test.ts in `npm test`; see bench/README.md.
 
 import { loadavg } from "node:os";
@@ -34,9 +34,11 @@ const { values } = parseArgs({
     "per-round": { type: "string", default: "24" },
     concurrency: { type: "string", default: "32" },
     limit: { type: "string", default: "1.10" },
+    // Another commit to compare with than bench/speed-reference's (paired runs of one change).
+    reference: { type: "string" },
   },
 });
-const number = (flag: keyof typeof values) => {
+const number = (flag: Exclude<keyof typeof values, "reference">) => {
   const n = Number(values[flag]);
   if (Number.isFinite(n) && n > 0) return n;
   console.error(`speed guard: --${flag} must be a number above 0, not "${String(values[flag])}"`);
@@ -143,7 +145,7 @@ const began = performance.now();
 const elapsed = () => `${((performance.now() - began) / 1000).toFixed(1)} s`;
 // A stop from outside (the test's time limit) still stops the servers (killOnExit).
 process.once("SIGTERM", () => process.exit(143));
-const { commit, cli: referenceCliPath } = referenceCli(log);
+const { commit, cli: referenceCliPath } = referenceCli(log, values.reference);
 const dir = mkdtempSync(join(tmpdir(), "corral-speed-guard-"));
 const sink = await startSink(SINKS);
 const servers: Server[] = [];

@@ -44,11 +44,14 @@ function resolveCommit(commit: string): string {
 }
 
 /**
- * The reference's server/src/cli.ts, built if needed. The folder is CORRAL_SPEED_REFERENCE_DIR,
+ * The reference's server/src/cli.ts (or another commit's, `named`), built if needed. The folder is CORRAL_SPEED_REFERENCE_DIR,
  * by default .cache/speed-reference/ in this checkout; one subfolder per commit.
  */
-export function referenceCli(log: (line: string) => void): { commit: string; cli: string } {
-  const commit = resolveCommit(referenceCommit());
+export function referenceCli(
+  log: (line: string) => void,
+  named?: string,
+): { commit: string; cli: string } {
+  const commit = resolveCommit(named ?? referenceCommit());
   const base = process.env.CORRAL_SPEED_REFERENCE_DIR ?? join(ROOT, ".cache/speed-reference");
   const dir = join(base, commit);
   const cli = join(dir, "server/src/cli.ts");
