@@ -4,7 +4,7 @@
 // SQLite files, with one sink of remote actors; each pair of rounds alternates which goes first.
 // The figure is the server's CPU per operation (its threads' time on a CPU, from /proc), which a loaded machine disturbs far less than the rate; the guard fails when the
 // median over the pairs of this checkout's / the reference's is above --limit, for either load.
-//   node bench/speed-guard.ts [--pairs 5] [--inbox 1000] [--sinks 50] [--per-round 24]
+//   node bench/speed-guard.ts [--pairs 6] [--inbox 1000] [--sinks 50] [--per-round 24]
 //     [--concurrency 32] [--limit 1.10] [--reference COMMIT]
 // Run by server/test/speed-guard.test.ts in `npm test`; see bench/README.md.
 
@@ -27,7 +27,7 @@ import { countStream, type StreamCounter } from "./lib/stream-counter.ts";
 
 const { values } = parseArgs({
   options: {
-    pairs: { type: "string", default: "5" },
+    pairs: { type: "string", default: "6" },
     inbox: { type: "string", default: "1000" },
     sinks: { type: "string", default: "50" },
     "per-round": { type: "string", default: "24" },
