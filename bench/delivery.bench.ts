@@ -3,7 +3,7 @@
 // bare Fedify 2.3.6, both delivering to N sink actors on loopback. Prints one table and writes
 // bench/results/delivery-<timestamp>.json.
 //   node bench/delivery.bench.ts [--part delivery|inbox|all] [--sinks N] [--per-round K] [--rounds R]
-//     [--inbox M] [--concurrency C] [--database URL] [--corral-arg ARG ...] [--fedify-parallel P]
+//     [--inbox M] [--concurrency C] [--database URL|pg] [--corral-arg ARG ...] [--fedify-parallel P]
 //     [--verify-sink]
 //   BENCH_CPU_PROF=DIR also writes a V8 CPU profile of each server into DIR.
 
@@ -23,6 +23,7 @@ import {
   type ColdRound,
   type DeliveryRound,
 } from "./lib/delivery-load.ts";
+import { createTestDatabase } from "../server/test/db/postgres-test-database.ts";
 import { startFedify } from "./lib/fedify-process.ts";
 import { runInboxLoad, signedCreates, type InboxResult } from "./lib/inbox-load.ts";
 import { printAndSave } from "./lib/report.ts";
@@ -96,7 +97,9 @@ console.log(`node:crypto RSA-2048 signatures on one core: ${Math.round(signRate)
 // Corral: an account by the CLI, an actor and sends through /fe, arrivals at the sink. The sink's
 // actors are also the inbox load's senders (their keys are fetched from it).
 const corralSink = await startSink(N, { verify: VERIFY });
-const database = values.database ?? tempSqliteDatabase();
+// --database pg: a fresh PostgreSQL database on the test server (dropped at the end).
+const freshPostgres = values.database === "pg" ? await createTestDatabase() : undefined;
+const database = freshPostgres?.url ?? values.database ?? tempSqliteDatabase();
 createCorralAccount(database, "bench", "bench-password");
 const corral = await startCorral({
   database,
@@ -208,6 +211,8 @@ if (fedify && fedifySink && INBOX) {
 }
 await fedify?.stop();
 await fedifySink?.close();
+
+await freshPostgres?.drop();
 
 await printAndSave({
   setup: {

@@ -14,6 +14,11 @@ const steps = [
   ["federation (loopback)", "node", ["bench/federation.bench.ts"]],
   ["delivery and inbox vs bare Fedify (loopback)", "node", ["bench/delivery.bench.ts"]],
   [
+    "delivery and inbox on PostgreSQL, one process (issue 34)",
+    "node",
+    ["bench/delivery.bench.ts", "--database", "pg", "--corral-only"],
+  ],
+  [
     "history queries, 10,000 events per stream (SQLite and PostgreSQL)",
     "node",
     ["bench/history.bench.ts"],

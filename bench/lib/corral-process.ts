@@ -9,8 +9,9 @@ import { join } from "node:path";
 import { createServer } from "node:net";
 import { createInterface } from "node:readline";
 
-// CORRAL_BENCH_CLI: another checkout's server/src/cli.ts (paired before/after runs of one change).
-const cli =
+// CORRAL_BENCH_CLI: another checkout's server/src/cli.ts (paired before/after runs of one change);
+// each call may also name its own (speed-guard.ts runs two checkouts side by side).
+const defaultCli =
   process.env.CORRAL_BENCH_CLI ?? new URL("../../server/src/cli.ts", import.meta.url).pathname;
 
 export interface CorralProcess {
@@ -26,7 +27,12 @@ export function tempSqliteDatabase(): string {
 }
 
 /** `corral account new NAME PASSWORD --admin`; an account that already exists is kept. */
-export function createCorralAccount(database: string, name: string, password: string) {
+export function createCorralAccount(
+  database: string,
+  name: string,
+  password: string,
+  cli = defaultCli,
+) {
   const run = spawnSync(
     process.execPath,
     [cli, "account", "new", name, password, "--admin", "--database", database],
@@ -45,8 +51,13 @@ export async function startCorral(options: {
   args?: string[];
   env?: Record<string, string>;
   nodeArgs?: string[];
+  /** Which checkout's server/src/cli.ts to run (default: this one, or CORRAL_BENCH_CLI). */
+  cli?: string;
+  /** Where its log (stderr) goes: a file descriptor; by default this process's stderr. */
+  stderr?: number;
 }): Promise<CorralProcess> {
   const port = await freePort();
+  const cli = options.cli ?? defaultCli;
   const child = spawn(
     process.execPath,
     [
@@ -64,7 +75,10 @@ export async function startCorral(options: {
       "--allow-private-addresses",
       ...(options.args ?? []),
     ],
-    { stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, ...options.env } },
+    {
+      stdio: ["ignore", "pipe", options.stderr ?? "inherit"],
+      env: { ...process.env, ...options.env },
+    },
   );
   killOnExit(child);
   const url = await new Promise<string>((resolve, reject) => {

@@ -13,7 +13,16 @@ type Json = Record<string, unknown>;
 const PUBLIC = "https://www.w3.org/ns/activitystreams#Public";
 const publicNames = new Set(["Public", "as:Public", PUBLIC]);
 
-class Refused extends Error {}
+// A normaliser's refusal is ordinary: each document is refused by most of the four normalisers
+// tried on it (a Create is no actor, no collection). So the refusal is a plain object, not an
+// Error: capturing a stack trace for each was half of normalizeData's CPU in the inbox profile
+// (bench/README.md, issue 34).
+class Refused {
+  readonly why: string;
+  constructor(why: string) {
+    this.why = why;
+  }
+}
 const refuse = (why: string): never => {
   throw new Refused(why);
 };
@@ -154,6 +163,9 @@ function normalizeObject(raw: Json, receiving: string | null): Json {
   }
   const summary = html(raw.summary);
   const name = html(raw.name);
+  // First of what refuses: an activity (a Create) is tried as an object too and is refused here,
+  // before the rest is worked out for nothing.
+  if (!content && !summary && !name) refuse("no content, summary or name");
   const attributedTo = idField(raw.attributedTo);
   const common = {
     id: requiredId(raw),
@@ -176,7 +188,6 @@ function normalizeObject(raw: Json, receiving: string | null): Json {
     url: links(raw.url),
     sensitive: optionalBool(raw.sensitive),
   };
-  if (!content && !summary && !name) refuse("no content, summary or name");
   return dropNull(common);
 }
 
@@ -338,9 +349,13 @@ export function normalizeData(raw: unknown, receiving: string | null = null): Pa
   const object = attempt(() => normalizeObject(raw, receiving));
   if (object) result.object = object;
   if (normalized) result.activity = normalized.activity as Parsed["activity"];
-  const actor = attempt(() => normalizeActor(raw));
+  // Without an inbox no actor, without a collection's type no collection: said before trying.
+  const actor = raw.inbox == null ? undefined : attempt(() => normalizeActor(raw));
   if (actor) result.actor = actor;
-  const collection = attempt(() => normalizeCollection(raw));
+  const collection =
+    typeof raw.type === "string" && !collectionTypes.has(raw.type)
+      ? undefined
+      : attempt(() => normalizeCollection(raw));
   if (collection) result.collection = collection;
   if (normalized?.embedded) result.embedded_object = normalized.embedded;
   if (

@@ -1,6 +1,8 @@
+import type { webcrypto } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import type { Outgoing } from "./outgoing-types.ts";
-import { signedGet } from "./signing.ts";
+import { prepareBody } from "./draft-signing.ts";
+import type { Answer, Outgoing } from "./outgoing-types.ts";
+import { signedGet, signedPost, type Signer } from "./signing.ts";
 
 // A redirect from a public host to a private one cannot be played on loopback (the first hop
 // would be refused already), so the way out is scripted here: it answers without any network
@@ -70,5 +72,71 @@ describe("signedGet's redirects", () => {
       reason: "https://public.example/huge: the body is larger than 5 MiB",
     });
     expect(pulled).toBeLessThan(100);
+  });
+});
+
+describe("signedPost's time limit", () => {
+  const signer = async (): Promise<Signer> => {
+    const { privateKey } = (await crypto.subtle.generateKey(
+      {
+        name: "RSASSA-PKCS1-v1_5",
+        modulusLength: 2048,
+        publicExponent: new Uint8Array([1, 0, 1]),
+        hash: "SHA-256",
+      },
+      true,
+      ["sign", "verify"],
+    )) as webcrypto.CryptoKeyPair;
+    return { keyId: new URL("https://corral.example/actor#main-key"), privateKey };
+  };
+  const posting = (answer: (signal: AbortSignal) => Promise<Answer>) => {
+    const signals: AbortSignal[] = [];
+    const outgoing: Outgoing = {
+      allowPrivate: false,
+      send: async (request) => {
+        throw new Error(`unexpected request to ${request.url}`);
+      },
+      post: async (_url, _headers, _body, signal) => {
+        signals.push(signal);
+        return answer(signal);
+      },
+      close: async () => {},
+    };
+    return { signals, outgoing };
+  };
+
+  it("stops its timer once answered: the signal of a delivery done is never aborted later", async () => {
+    const { signals, outgoing } = posting(async () => ({
+      status: 202,
+      statusText: "Accepted",
+      detail: "",
+    }));
+    const result = await signedPost(
+      "https://remote.example/inbox",
+      prepareBody('{"type":"Create"}'),
+      await signer(),
+      { outgoing, timeoutMs: 20 },
+    );
+    expect(result).toEqual({ ok: true, status: 202 });
+    // Past the time limit: a timer left running would abort it now (and build a DOMException).
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    expect(signals[0]!.aborted).toBe(false);
+  });
+
+  it("still gives up on an inbox that does not answer in time, saying so", async () => {
+    const { outgoing } = posting(
+      (signal) =>
+        new Promise((_, reject) => signal.addEventListener("abort", () => reject(signal.reason))),
+    );
+    const result = await signedPost(
+      "https://remote.example/inbox",
+      prepareBody('{"type":"Create"}'),
+      await signer(),
+      { outgoing, timeoutMs: 20 },
+    );
+    expect(result).toEqual({
+      ok: false,
+      reason: "https://remote.example/inbox did not answer within 20 ms",
+    });
   });
 });
