@@ -17,6 +17,7 @@ const domain = [
   "accounts",
   "activitypub",
   "actors",
+  "cattle-drive",
   "delivery",
   "events",
   "follows",

@@ -16,6 +16,7 @@ import { createOutgoing } from "./activitypub/outgoing.ts";
 import type { ResolveHost } from "./activitypub/pinned-lookup.ts";
 import { createListener, createProxyApp, createWorkerApp } from "./app.ts";
 import { startBackgroundWork, type BackgroundWork } from "./background.ts";
+import { createCattleDrive } from "./cattle-drive/runtime.ts";
 import { parseConfig, type Config } from "./config.ts";
 import { openDatabase, redactDatabaseUrl, type OpenDatabase } from "./db/open.ts";
 import type { EventBus } from "./db/bus.ts";
@@ -127,6 +128,7 @@ async function buildServices(
     bus,
     outgoing,
     tasks: createBackgroundTasks(),
+    cattleDrive: createCattleDrive({ websocket: config.role !== "worker", amqp: config.amqp }),
   };
 }
 
