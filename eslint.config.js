@@ -8,6 +8,8 @@ const edge = [
   "./fe",
   "./federation",
   "./web",
+  "./mqtt",
+  "./amqp",
   "./app.ts",
   "./main.ts",
   "./cli.ts",

@@ -27,6 +27,8 @@ import { fillMissingHosts } from "./db/deliveries.store.ts";
 import { createCorralFederation } from "./federation/index.ts";
 import { configureLogging } from "./logs/configure-logging.ts";
 import { enableMetrics } from "./metrics/observe.ts";
+import { attachMqttEndpoint, type MqttEndpoint } from "./mqtt/endpoint.ts";
+import type { MqttLimits } from "./mqtt/limits.ts";
 import type { BackgroundTasks, Services } from "./services.ts";
 
 export interface RunningServer {
@@ -41,10 +43,12 @@ export type ServerInput = Partial<Config> & {
   throttle?: ThrottleOptions;
   /** How outgoing requests resolve names (default: the system's DNS); tests answer themselves. */
   resolveHost?: ResolveHost;
+  /** Bounds of the Cattle Drive WebSocket endpoint (tests shorten them). */
+  mqttLimits?: Partial<MqttLimits>;
 };
 
 export async function startServer(input: ServerInput): Promise<RunningServer> {
-  const { throttle, resolveHost, ...rest } = input;
+  const { throttle, resolveHost, mqttLimits, ...rest } = input;
   const config = parseConfig(rest);
   const opened = await openDatabase(config.database, { pool: config.dbPool }).catch(
     (error: Error) => {
@@ -58,6 +62,7 @@ export async function startServer(input: ServerInput): Promise<RunningServer> {
   );
   let server: Server | undefined;
   let worker: BackgroundWork | undefined;
+  let mqtt: MqttEndpoint | undefined;
   try {
     // Listen first: with port 0 the actual port, and so the default base URL, is known only then.
     let handle: RequestListener = (_req, res) => res.writeHead(503).end();
@@ -68,12 +73,16 @@ export async function startServer(input: ServerInput): Promise<RunningServer> {
     if (!config.baseUrlsGiven) config.baseUrls = [url];
     const services = await buildServices(config, opened, resolveHost);
     if (config.metrics) enableMetrics(services);
+    const signInThrottle = createSignInThrottle(services.db, throttle ?? defaultThrottle);
     handle =
       config.role === "worker"
         ? getRequestListener(createWorkerApp(services).fetch)
-        : createListener(services, {
-            throttle: createSignInThrottle(services.db, throttle ?? defaultThrottle),
-          });
+        : createListener(services, { throttle: signInThrottle });
+    if (config.role !== "worker")
+      mqtt = attachMqttEndpoint(server, services, {
+        throttle: signInThrottle,
+        limits: mqttLimits,
+      });
     if (config.role !== "web") {
       await releaseStaleClaims(opened.db);
       await fillMissingHosts(opened.db);
@@ -84,6 +93,7 @@ export async function startServer(input: ServerInput): Promise<RunningServer> {
       url,
       services,
       async close() {
+        await mqtt?.close();
         await closeServer(running);
         await services.tasks?.drain();
         await worker?.stop();
@@ -94,6 +104,7 @@ export async function startServer(input: ServerInput): Promise<RunningServer> {
     };
   } catch (error) {
     await worker?.stop().catch(() => {});
+    await mqtt?.close();
     if (server?.listening) await closeServer(server);
     await opened.db.close();
     throw error;

@@ -2,12 +2,15 @@
 // connected (connections.ts), where the WebSocket endpoint listens, and whether AMQP is served.
 
 import { createConnectionRegistry, type ConnectionRegistry } from "./connections.ts";
+import { createCorrelations, type Correlations } from "./correlations.ts";
 
 export const WEBSOCKET_PATH = "/ws";
 export const AMQP_EXCHANGE = "amq.topic";
 
 export interface CattleDrive {
   connections: ConnectionRegistry;
+  /** The correlation ids of triggers this process accepted, for their events. */
+  correlations: Correlations;
   /** False when this process does not serve the WebSocket endpoint (a worker). */
   websocket: boolean;
   /** The broker's URL without user and password, when AMQP is served. */
@@ -20,6 +23,7 @@ export function createCattleDrive(options: {
 }): CattleDrive {
   return {
     connections: createConnectionRegistry(),
+    correlations: createCorrelations(),
     websocket: options.websocket,
     amqpUrl: options.amqp ? withoutCredentials(options.amqp) : null,
   };
