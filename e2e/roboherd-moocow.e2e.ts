@@ -45,13 +45,7 @@ beforeAll(async () => {
   alice = await signInApi(corral.url, "alice", "alice-password");
   aliceActor = (await alice.createActor("alice")).id;
 
-  const host = new URL(corral.url).host;
-  herd = await startRoboherd({
-    connectionString: `ws://operator:${corral.password}@${host}/ws`,
-    // npm start's base URL (the address it serves on): roboherd checks that info lists it.
-    baseUrl: corral.url,
-    cows: { moocow: { bot: "roboherd.examples.moocow:moocow" } },
-  });
+  herd = await startHerd();
   await herd.waitForOutput(/Incoming processing started for 1 cows/, 120_000);
   const operator = await signInApi(corral.url, "operator", corral.password);
   const bot = (await operator.info()).actors.find((actor) => actor.name === "bot:moocow");
@@ -114,10 +108,31 @@ describe("roboherd's moocow on npm start", () => {
       ]),
     );
   });
+
+  it("started again, finds its actor and sees its profile as it left it: no second update", async () => {
+    // The first start created the actor and set its profile.
+    expect(herd!.output()).toMatch(/Creating cow[\s\S]*Updating profile for moocow/);
+    await herd!.stop();
+    herd = await startHerd();
+    await herd.waitForOutput(/Incoming processing started for 1 cows/, 120_000);
+    expect(herd.output()).not.toMatch(/Creating cow/);
+    // roboherd compares the document it fetches with what it would set (name, summary, type,
+    // icon, Author, Source) and sends update_actor for any difference.
+    expect(herd.output()).not.toMatch(/Updating profile/);
+  });
 });
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- events are read freely
 type Event = Record<string, any>;
+
+function startHerd(): Promise<Herd> {
+  return startRoboherd({
+    connectionString: `ws://operator:${corral.password}@${new URL(corral.url).host}/ws`,
+    // npm start's base URL (the address it serves on): roboherd checks that info lists it.
+    baseUrl: corral.url,
+    cows: { moocow: { bot: "roboherd.examples.moocow:moocow" } },
+  });
+}
 
 /** `npm start` (scripts/start.mjs) on 127.0.0.1 and a free port: its defaults otherwise. */
 async function npmStart(database: string) {
