@@ -6,6 +6,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureVenv } from "../test-peers/python-venv.ts";
 import { ROBOHERD_REQUIREMENTS, startRoboherd, type Herd } from "../test-peers/roboherd.ts";
+import { launchChromium } from "./harness/chromium.ts";
+import { signIn } from "./harness/console-ui.ts";
 import { REPO_ROOT } from "./harness/corral-server.ts";
 import { signInApi, type FeApi } from "./harness/fe-api.ts";
 
@@ -107,6 +109,35 @@ describe("roboherd's moocow on npm start", () => {
         expect.objectContaining({ name: "Source", value: "https://codeberg.org/bovine/roboherd" }),
       ]),
     );
+  });
+
+  it("is listed on the console's Info, with where Cattle Drive listens", async () => {
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage({ baseURL: corral.url });
+      const failed: string[] = [];
+      page.on("requestfailed", (request) => failed.push(request.url()));
+      page.on("response", (response) => {
+        if (response.status() >= 400) failed.push(`${response.status()} ${response.url()}`);
+      });
+      await signIn(page, { name: "operator", password: corral.password });
+      const section = page.getByRole("region", { name: "Cattle Drive" });
+      const host = new URL(corral.url).host;
+      await section.getByText(`ws://${host}/ws`, { exact: true }).waitFor();
+      await section.getByText(`ws://operator:PASSWORD@${host}/ws`, { exact: true }).waitFor();
+      const rows = section
+        .getByRole("table", { name: "Connected Cattle Drive clients" })
+        .getByRole("row");
+      // The head row and roboherd's connection.
+      await expect.poll(() => rows.count()).toBe(2);
+      await expect
+        .poll(() => rows.nth(1).getByRole("cell").first().textContent())
+        .toBe("WebSocket");
+      expect(await rows.nth(1).getByRole("cell").nth(3).textContent()).toBe("127.0.0.1");
+      expect(failed).toEqual([]);
+    } finally {
+      await browser.close();
+    }
   });
 
   it("started again, finds its actor and sees its profile as it left it: no second update", async () => {
