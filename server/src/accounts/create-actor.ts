@@ -1,13 +1,7 @@
 // Creating an actor for an account, with the base URL rules of POST /fe/account/create; a
 // Cattle Drive `request.create_actor` (cattle-drive/requests.ts) goes through the same rules.
 
-import {
-  actorDocument,
-  createActor,
-  findActor,
-  updateActorRow,
-  type ActorProfile,
-} from "../actors/index.ts";
+import { actorDocument, createActor, type ActorProfile } from "../actors/index.ts";
 import { z } from "zod";
 import type { Services } from "../services.ts";
 import { allowedBaseUrls, type Account } from "./accounts.store.ts";
@@ -52,27 +46,22 @@ export async function createActorForAccount(
   if (!allowedBaseUrls(account, servers).includes(baseUrl)) {
     return { ok: false, status: 403, reason: `This account may not create actors on ${baseUrl}` };
   }
+  // Profile and autoFollow are written with the actor, in its one transaction: no actor exists
+  // without them (a client whose create_actor went unanswered cannot retry a taken handle).
   const result = await createActor(services.db, {
     accountId: account.id,
     baseUrl,
     handle: input.handle,
     name: input.name,
+    profile: input.profile as ActorProfile | undefined,
+    autoFollow: input.autoFollow ?? false,
   });
   if (!result.ok) return { ok: false, status: 409, reason: "Duplicate identifier" };
-  let actor = result.actor;
-  const profile = input.profile ?? {};
-  if (Object.keys(profile).length > 0 || input.autoFollow) {
-    // Nobody follows an actor made a moment ago: no Update to send, only the row to set.
-    await updateActorRow(services.db, actor.id, {
-      name: actor.name,
-      profile: { ...actor.profile, ...(profile as ActorProfile) },
-      autoFollow: input.autoFollow ?? actor.autoFollow,
-    });
-    actor = (await findActor(services.db, actor.id))!;
-  }
   return {
     ok: true,
-    document: (await actorDocument(services.db, actor)) as Record<string, unknown> & { id: string },
+    document: (await actorDocument(services.db, result.actor)) as Record<string, unknown> & {
+      id: string;
+    },
   };
 }
 
