@@ -15,6 +15,7 @@ import {
 import { createOutgoing } from "./activitypub/outgoing.ts";
 import type { ResolveHost } from "./activitypub/pinned-lookup.ts";
 import { createListener, createProxyApp, createWorkerApp } from "./app.ts";
+import { startAmqpTransport, type AmqpTransport } from "./amqp/transport.ts";
 import { startBackgroundWork, type BackgroundWork } from "./background.ts";
 import { createCattleDrive } from "./cattle-drive/runtime.ts";
 import { parseConfig, type Config } from "./config.ts";
@@ -63,6 +64,7 @@ export async function startServer(input: ServerInput): Promise<RunningServer> {
   let server: Server | undefined;
   let worker: BackgroundWork | undefined;
   let mqtt: MqttEndpoint | undefined;
+  let amqp: AmqpTransport | undefined;
   try {
     // Listen first: with port 0 the actual port, and so the default base URL, is known only then.
     let handle: RequestListener = (_req, res) => res.writeHead(503).end();
@@ -83,6 +85,7 @@ export async function startServer(input: ServerInput): Promise<RunningServer> {
         throttle: signInThrottle,
         limits: mqttLimits,
       });
+    if (config.amqp) amqp = await startAmqpTransport(services, config.amqp);
     if (config.role !== "web") {
       await releaseStaleClaims(opened.db);
       await fillMissingHosts(opened.db);
@@ -97,6 +100,7 @@ export async function startServer(input: ServerInput): Promise<RunningServer> {
         await closeServer(running);
         await services.tasks?.drain();
         await worker?.stop();
+        await amqp?.close();
         await closeBus(services.bus);
         await services.outgoing?.close();
         await opened.db.close();
@@ -104,6 +108,7 @@ export async function startServer(input: ServerInput): Promise<RunningServer> {
     };
   } catch (error) {
     await worker?.stop().catch(() => {});
+    await amqp?.close();
     await mqtt?.close();
     if (server?.listening) await closeServer(server);
     await opened.db.close();
