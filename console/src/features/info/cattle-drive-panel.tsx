@@ -4,9 +4,9 @@ import { HeadedTable } from "../../components/headed-table/headed-table.tsx";
 import type { CattleDriveConnection, CattleDriveInfo } from "../../lib/wire-types.ts";
 import { useCattleDrive } from "./use-cattle-drive.ts";
 
-// Loaded lazily by the Info page (its own chunk, not the first load): the third door besides the
-// console and /fe, where cattle_grid's own clients (almabtrieb, roboherd bots) connect, and which
-// of them are connected now. See docs/cattle-drive.md.
+// In info-panels.tsx's chunk, after the Info page itself (not the first load): the third door
+// besides the console and /fe, where cattle_grid's own clients (almabtrieb, roboherd bots)
+// connect, and which of them are connected now. See docs/cattle-drive.md.
 
 const CATTLE_DRIVE_TITLE = "Cattle Drive";
 const TITLES = ["Transport", "Client", "Connected since", "Address"] as const;
