@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { render, screen, within } from "@testing-library/react";
 import { Providers } from "../../app/providers.tsx";
 import { setFeBaseUrl } from "../../lib/fe-client.ts";
@@ -8,6 +8,7 @@ import { startFeServer, type FeRoutes, type FeServer } from "../../test/fe-serve
 import { signIn } from "../../test/signed-in.ts";
 import { account, sampleInfo } from "../../test/spec-fe.ts";
 import CattleDrivePanel from "./cattle-drive-panel.tsx";
+import { CATTLE_DRIVE_REFRESH_MS } from "./use-cattle-drive.ts";
 
 let fe: FeServer;
 const routes: FeRoutes = {};
@@ -24,6 +25,7 @@ beforeAll(async () => {
   setFeBaseUrl(fe.url);
 });
 afterAll(() => fe.close());
+afterEach(() => vi.useRealTimers());
 beforeEach(() => {
   resetUserStore();
   signIn();
@@ -149,6 +151,39 @@ describe("Cattle Drive on Info", () => {
       await within(section()).findByText(/Cattle Drive is not reported there/),
     ).toBeInTheDocument();
     expect(fe.calls.filter((c) => c.path === ROUTE)).toHaveLength(1);
+  });
+
+  it("asks again every 15 s: a client that connects shows, a failed refresh keeps the last answer and says why", async () => {
+    // Only the refresh timer is faked; the server and its answers stay real.
+    vi.useFakeTimers({ toFake: ["setInterval"] });
+    renderPanel();
+    await within(section()).findByText("No client of this account is connected.");
+
+    routes[`GET ${ROUTE}`] = () => ({
+      status: 200,
+      body: {
+        ...served,
+        connections: [
+          {
+            transport: "websocket",
+            client: "roboherd-moocow",
+            since: "2026-11-28T04:00:00.000Z",
+            address: "192.0.2.7",
+          },
+        ],
+      } satisfies CattleDriveInfo,
+    });
+    vi.advanceTimersByTime(CATTLE_DRIVE_REFRESH_MS);
+    expect(
+      await within(section()).findByText("1 client of this account is connected."),
+    ).toBeInTheDocument();
+
+    routes[`GET ${ROUTE}`] = () => ({ status: 500, body: { detail: "database is locked" } });
+    vi.advanceTimersByTime(CATTLE_DRIVE_REFRESH_MS);
+    expect(
+      await within(section()).findByText(/Not updated: .*database is locked/),
+    ).toBeInTheDocument();
+    expect(within(section()).getByText("roboherd-moocow")).toBeInTheDocument();
   });
 
   it("says why in words when the server fails", async () => {
