@@ -251,4 +251,55 @@ describe("Cattle Drive over MQTT 5 over WebSocket at /ws", () => {
     expect(error.code).toBe(0x97);
     expect(error.message).toMatch(/alice has 1 connections open, the most allowed/);
   });
+
+  it("answers requests over the account's rate with 0x97 and words on error/NAME", async () => {
+    server = await startTestServer({ mqttLimits: { requestsPerSecond: 1, requestBurst: 2 } });
+    await addAccount(server, "alice");
+    const client = connect("alice");
+    await connected(client);
+    const received = collect(client);
+    await client.subscribeAsync(["receive/alice/#", "error/alice"]);
+    const codes: number[] = [];
+    for (let i = 0; i < 3; i++)
+      codes.push(
+        await publish(client, "send/alice/request/info", {}, `corr-${i}`).then(
+          () => 0,
+          (e: { code?: number }) => e.code ?? -1,
+        ),
+      );
+    expect(codes).toEqual([0, 0, 0x97]);
+    const error = await waitFor(
+      () => received.find((m) => m.topic === "error/alice"),
+      "the rate refusal",
+    );
+    expect(error.correlation).toBe("corr-2");
+    expect(error.body.message).toEqual(["too many requests: at most 1 a second per account"]);
+  });
+
+  it("closes the connection of a packet over the size bound", async () => {
+    server = await startTestServer({ mqttLimits: { maxPacketBytes: 1024 } });
+    await addAccount(server, "alice");
+    const client = connect("alice");
+    await connected(client);
+    const closed = new Promise<void>((done) => client.once("close", () => done()));
+    client.publish("send/alice/request/info", "x".repeat(4096), {
+      properties: { correlationData: Buffer.from("big") },
+    });
+    await closed;
+  });
+
+  it("disconnects a client silent for 1.5 times its keep-alive with 0x8D", async () => {
+    server = await startTestServer({ mqttLimits: { maxKeepAliveS: 1 } });
+    await addAccount(server, "alice");
+    // keepalive 0 asks for none, and the client sends no pings: the server grants 1 s.
+    const client = connect("alice", undefined, { keepalive: 0 });
+    const connack = await connected(client);
+    expect(connack.properties?.serverKeepAlive).toBe(1);
+    const reason = await new Promise<number | undefined>((done) =>
+      client.on("packetreceive", (packet) => {
+        if (packet.cmd === "disconnect") done(packet.reasonCode);
+      }),
+    );
+    expect(reason).toBe(0x8d);
+  });
 });

@@ -26,7 +26,6 @@ const NOT_AUTHORIZED = 0x87;
 const BAD_LOGIN = 0x86;
 const CONNECTION_RATE_EXCEEDED = 0x9f;
 const QUOTA_EXCEEDED = 0x97;
-const RATE_TOO_HIGH = 0x96;
 const QOS_NOT_SUPPORTED = 0x9b;
 const KEEP_ALIVE_TIMEOUT = 0x8d;
 const PROTOCOL_ERROR = 0x82;
@@ -237,9 +236,10 @@ export function runSession(ws: WebSocket, ctx: SessionContext): void {
         NOT_AUTHORIZED,
         `${owner.name} may publish only on send/${owner.name}/…, not on ${packet.topic}`,
       );
+    // PUBACK has no "message rate too high" (0x96 is DISCONNECT's): quota exceeded is its word.
     if (!ctx.rates.take(owner.id))
       return refuse(
-        RATE_TOO_HIGH,
+        QUOTA_EXCEEDED,
         `too many requests: at most ${limits.requestsPerSecond} a second per account`,
       );
     ack(0);
