@@ -39,3 +39,22 @@ export async function checkLogin(
   await throttle.recordSuccess(name);
   return { ok: true, account };
 }
+
+/**
+ * Why a login made with `hash` no longer holds (the account was deleted or its password
+ * changed), or null while it does: a connection lives longer than the check at its start.
+ */
+export async function loginEnded(
+  services: Services,
+  login: { name: string; hash: string },
+): Promise<string | null> {
+  const stored = await findPasswordHash(services.db, login.name);
+  if (!stored) return `the account ${login.name} was deleted`;
+  if (stored.hash !== login.hash) return `the password of ${login.name} changed`;
+  return null;
+}
+
+/** The stored password hash, to compare with later (loginEnded). */
+export async function loginHash(services: Services, name: string): Promise<string | null> {
+  return (await findPasswordHash(services.db, name))?.hash ?? null;
+}

@@ -1,5 +1,6 @@
 import mqtt, { type IClientOptions, type MqttClient } from "mqtt";
 import { afterEach, describe, expect, it } from "vitest";
+import { announceTokensEnded, setPassword } from "../accounts/index.ts";
 import {
   addAccount,
   addActor,
@@ -301,5 +302,22 @@ describe("Cattle Drive over MQTT 5 over WebSocket at /ws", () => {
       }),
     );
     expect(reason).toBe(0x8d);
+  });
+
+  it("disconnects a client with 0x87 and words when its account's password changes", async () => {
+    server = await startTestServer();
+    const alice = await addAccount(server, "alice");
+    const client = connect("alice");
+    await connected(client);
+    const reason = new Promise<{ code?: number; text?: string }>((done) =>
+      client.on("packetreceive", (packet) => {
+        if (packet.cmd === "disconnect")
+          done({ code: packet.reasonCode, text: packet.properties?.reasonString });
+      }),
+    );
+    // As `corral account password` does: a new hash, then the announcement.
+    await setPassword(server.services.db, "alice", "a-new-password");
+    await announceTokensEnded(server.services.bus, alice.id);
+    expect(await reason).toEqual({ code: 0x87, text: "the password of alice changed" });
   });
 });

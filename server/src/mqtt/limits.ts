@@ -16,6 +16,8 @@ export interface MqttLimits {
   connectTimeoutMs: number;
   /** Bytes waiting to be written to a client before it is dropped as too slow. */
   maxBufferedBytes: number;
+  /** How often a connection's login is checked again, besides when account changes are announced. */
+  loginRecheckMs: number;
 }
 
 export const defaultMqttLimits: MqttLimits = {
@@ -26,6 +28,7 @@ export const defaultMqttLimits: MqttLimits = {
   maxKeepAliveS: 300,
   connectTimeoutMs: 10_000,
   maxBufferedBytes: 16 * 1024 * 1024,
+  loginRecheckMs: 60_000,
 };
 
 /** Requests per account: a token bucket each, in this process. */

@@ -10,7 +10,8 @@ import type { WebSocket } from "ws";
 import type { Account, SignInThrottle } from "../accounts/index.ts";
 import type { Correlations } from "../cattle-drive/correlations.ts";
 import { eventMessage } from "../cattle-drive/events.ts";
-import { checkLogin } from "../cattle-drive/login.ts";
+import { checkLogin, loginEnded, loginHash } from "../cattle-drive/login.ts";
+import { TOKENS_BUS_NAME } from "../accounts/token-watch.ts";
 import { errorKey, type DriveMessage } from "../cattle-drive/protocol.ts";
 import { handleDriveMessage } from "../cattle-drive/requests.ts";
 import { SentBodies, streamNames, type StoredEvent } from "../events/index.ts";
@@ -144,6 +145,7 @@ export function runSession(ws: WebSocket, ctx: SessionContext): void {
       );
     account = login.account;
     clientId = packet.clientId || `corral-${randomUUID()}`;
+    watchLogin(login.account, (await loginHash(services, login.account.name)) ?? "");
     const keepAlive = packet.keepalive ?? 0;
     const granted =
       keepAlive === 0 || keepAlive > limits.maxKeepAliveS ? limits.maxKeepAliveS : keepAlive;
@@ -173,6 +175,30 @@ export function runSession(ws: WebSocket, ctx: SessionContext): void {
       },
     });
     await watchStreams(account);
+  };
+
+  // A password change or a deleted account ends the connection: at once where it is announced
+  // (account password / delete announce it as they end the account's tokens), else within a minute.
+  const watchLogin = (owner: Account, hash: string) => {
+    let checking = false;
+    const recheck = () => {
+      if (checking || closed) return;
+      checking = true;
+      loginEnded(services, { name: owner.name, hash })
+        .then((reason) => reason && close(NOT_AUTHORIZED, reason))
+        .catch((error: Error) =>
+          log.warning("MQTT client {client}: rechecking its login failed: {error}", {
+            client: clientId,
+            error: error.message,
+          }),
+        )
+        .finally(() => (checking = false));
+    };
+    const unsubscribe = services.bus.subscribe((message) => {
+      if (message.stream === TOKENS_BUS_NAME && message.accountId === owner.id) recheck();
+    });
+    const timer = setInterval(recheck, limits.loginRecheckMs);
+    cleanups.push(unsubscribe, () => clearInterval(timer));
   };
 
   const watchStreams = async (owner: Account) => {
