@@ -1,9 +1,11 @@
 import mqtt, { type IClientOptions, type MqttClient } from "mqtt";
 import { afterEach, describe, expect, it } from "vitest";
 import { announceTokensEnded, setPassword } from "../accounts/index.ts";
+import * as mqttPacket from "mqtt-packet";
 import {
   addAccount,
   addActor,
+  fe,
   signIn,
   startTestServer,
   type TestServer,
@@ -319,5 +321,35 @@ describe("Cattle Drive over MQTT 5 over WebSocket at /ws", () => {
     await setPassword(server.services.db, "alice", "a-new-password");
     await announceTokensEnded(server.services.bus, alice.id);
     expect(await reason).toEqual({ code: 0x87, text: "the password of alice changed" });
+  });
+
+  it("lists a client as connected only while it is: one gone during its login check is not listed", async () => {
+    server = await startTestServer();
+    await addAccount(server, "alice");
+    const token = await signIn(server, "alice");
+    // CONNECT, then gone before the password is checked.
+    const raw = new WebSocket(wsUrl(), "mqtt");
+    await new Promise((done) => raw.addEventListener("open", done));
+    raw.send(
+      mqttPacket.generate(
+        {
+          cmd: "connect",
+          protocolVersion: 5,
+          clientId: "gone",
+          username: "alice",
+          password: Buffer.from("alice-password"),
+          keepalive: 60,
+          clean: true,
+        },
+        { protocolVersion: 5 },
+      ),
+    );
+    raw.close();
+    // Its check started first and ends before this one's.
+    await connected(connect("alice", undefined, { clientId: "stays" }));
+    const info = await (await fe(server, token, "/account/cattle-drive")).json();
+    expect(info.connections).toEqual([
+      { transport: "websocket", client: "stays", since: expect.any(String), address: "127.0.0.1" },
+    ]);
   });
 });

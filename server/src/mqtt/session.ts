@@ -134,6 +134,8 @@ export function runSession(ws: WebSocket, ctx: SessionContext): void {
       password: packet.password.toString("utf8"),
       address: ctx.address,
     });
+    const hash = login.ok ? await loginHash(services, login.account.name) : null;
+    // Closed meanwhile: nothing may be registered that the close would not undo.
     if (closed) return;
     if (!login.ok)
       return refuse(login.retryAfterS ? CONNECTION_RATE_EXCEEDED : BAD_LOGIN, login.reason);
@@ -145,7 +147,7 @@ export function runSession(ws: WebSocket, ctx: SessionContext): void {
       );
     account = login.account;
     clientId = packet.clientId || `corral-${randomUUID()}`;
-    watchLogin(login.account, (await loginHash(services, login.account.name)) ?? "");
+    watchLogin(login.account, hash ?? "");
     const keepAlive = packet.keepalive ?? 0;
     const granted =
       keepAlive === 0 || keepAlive > limits.maxKeepAliveS ? limits.maxKeepAliveS : keepAlive;
