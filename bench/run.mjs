@@ -29,6 +29,11 @@ const steps = [
     ["bench/scale.bench.ts"],
   ],
   [
+    "Cattle Drive over WebSocket: request round trips, 1,000 events/s to 10 clients (issue 35)",
+    "node",
+    ["bench/cattle-drive.bench.ts"],
+  ],
+  [
     "refusal record's cost to the inbox, paired with a copy without it (issue 28)",
     "node",
     ["bench/refusal-record.bench.ts"],

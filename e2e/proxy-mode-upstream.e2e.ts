@@ -74,10 +74,11 @@ test("on a new browser the stream pages fill from the upstream's history, once; 
 
     await openFromDrawer(page, "Info");
     await page.getByText("The upstream server does not report activity").waitFor();
+    await page.getByText(/Cattle Drive is not reported there/).waitFor();
     await drawerEntry(page, "Deliveries").click();
     await page.waitForURL((url) => url.pathname === "/deliveries");
     await page.getByText("The upstream server does not report deliveries").waitFor();
-    expect(upstream.paths.filter((path) => /activity|hosts/.test(path))).toEqual([]);
+    expect(upstream.paths.filter((path) => /activity|hosts|cattle-drive/.test(path))).toEqual([]);
     expect(log.filter((line) => line.includes("Failed to load resource"))).toEqual([]);
 
     // A reload fills nothing again: each message is held once.

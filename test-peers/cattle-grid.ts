@@ -49,6 +49,8 @@ export interface CattleGrid {
   origin: string;
   /** uvicorn itself, bypassing nginx (its OpenAPI document is at /openapi.json). */
   appUrl: string;
+  /** Its RabbitMQ vhost (Cattle Drive clients connect to amqp://…@127.0.0.1:5672/VHOST). */
+  vhost: string;
   /** `python -m cattle_grid account new NAME PASSWORD --admin` (names: ^[a-zA-Z0-9_]{1,16}$). */
   createAccount(name: string, password: string): Promise<void>;
   /** POST /fe/signin; the bearer token. */
@@ -145,6 +147,7 @@ export async function startCattleGrid(): Promise<CattleGrid> {
     return {
       origin,
       appUrl,
+      vhost: name,
       async createAccount(account, password) {
         await execFileAsync(
           python,

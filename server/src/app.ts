@@ -7,7 +7,7 @@ import { getLogger } from "@logtape/logtape";
 import type { RequestListener } from "node:http";
 import { getRequestListener } from "@hono/node-server";
 import { Hono, type Context, type Next } from "hono";
-import type { SignInThrottle } from "./accounts/index.ts";
+import { createSignInThrottle, type SignInThrottle } from "./accounts/index.ts";
 import type { Config } from "./config.ts";
 import { createFeApp } from "./fe/index.ts";
 import { handleInbox, inboxClient, inboxRequestOf, inboxResponse } from "./federation/inbox.ts";
@@ -19,6 +19,7 @@ import { countSignInFailures, serveMetrics } from "./web/metrics.ts";
 import { createHealthRoutes } from "./web/health.ts";
 import { warnOfIgnoredForwarding } from "./web/forwarded-warning.ts";
 import { createProxyHandler } from "./web/proxy.ts";
+import { createRabbitMqRoutes } from "./web/rabbitmq.ts";
 import { requestLog } from "./web/request-log.ts";
 import { securityHeaders } from "./web/security-headers.ts";
 import { createConsoleHandler } from "./web/static.ts";
@@ -59,6 +60,10 @@ export function createApp(services: Services, options: { throttle?: SignInThrott
   app.post("/fe/signin", countSignInFailures(services));
   app.route("/", createHealthRoutes(services.db));
   app.route("/fe", createFeApp(services, options));
+  app.route(
+    "/",
+    createRabbitMqRoutes(services, options.throttle ?? createSignInThrottle(services.db)),
+  );
   // A mounted app's notFound is never reached (Hono asks only the top app's): answer unknown
   // /fe paths here, in FastAPI's JSON, before federation and the console see them.
   app.all("/fe/*", (c) => c.json({ detail: "Not Found" }, 404));

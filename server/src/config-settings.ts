@@ -84,6 +84,14 @@ export const settings = {
     default: "none",
     meaning: "proxy mode: serve the console and forward /fe/* to a cattle_grid at URL",
   },
+  amqp: {
+    flag: "--amqp",
+    value: "URL",
+    env: "CORRAL_AMQP",
+    default: "none",
+    meaning:
+      "Cattle Drive over AMQP: amqp://USER:PASS@HOST:PORT/VHOST of a RabbitMQ to serve through",
+  },
   metrics: {
     flag: "--metrics",
     env: "CORRAL_METRICS",

@@ -67,3 +67,14 @@ export type LogLevelName = (typeof logLevels)[number];
 export const logLevel = z.enum(logLevels, {
   error: `must be one of ${logLevels.join(", ")}`,
 });
+
+/** An AMQP broker's URL (amqp: or amqps:), kept as given: its password is needed to connect. */
+export const amqpUrl = z.string().transform((value, ctx) => {
+  const url = parseUrl(value, ctx);
+  if (!url) return z.NEVER;
+  if (!/^amqps?:$/.test(url.protocol)) {
+    ctx.addIssue({ code: "custom", message: `"${value}" must be an amqp:// or amqps:// URL` });
+    return z.NEVER;
+  }
+  return value;
+});

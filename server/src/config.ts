@@ -14,6 +14,7 @@ import {
   type SettingName,
 } from "./config-settings.ts";
 import {
+  amqpUrl,
   databaseUrl,
   httpUrl,
   logFormat,
@@ -44,6 +45,8 @@ export interface Config {
   /** PostgreSQL pool size of this process. */
   dbPool: number;
   upstream: string | null;
+  /** Cattle Drive over AMQP: the broker to serve through (docs/cattle-drive.md), or null. */
+  amqp: string | null;
   /** Serve GET /metrics (Prometheus text format). */
   metrics: boolean;
   logFormat: "text" | "json";
@@ -82,6 +85,7 @@ const schema = z.object({
   role,
   dbPool: poolSize,
   upstream: httpUrl.nullable(),
+  amqp: amqpUrl.nullable(),
   metrics: z.boolean(),
   logFormat,
   logLevel,
@@ -100,6 +104,7 @@ const defaults = {
   role: "all",
   dbPool: 10,
   upstream: null,
+  amqp: null,
   metrics: false,
   logFormat: "text",
   logLevel: "info",

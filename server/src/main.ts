@@ -15,7 +15,9 @@ import {
 import { createOutgoing } from "./activitypub/outgoing.ts";
 import type { ResolveHost } from "./activitypub/pinned-lookup.ts";
 import { createListener, createProxyApp, createWorkerApp } from "./app.ts";
+import { startAmqpTransport, type AmqpTransport } from "./amqp/transport.ts";
 import { startBackgroundWork, type BackgroundWork } from "./background.ts";
+import { createCattleDrive } from "./cattle-drive/runtime.ts";
 import { parseConfig, type Config } from "./config.ts";
 import { openDatabase, redactDatabaseUrl, type OpenDatabase } from "./db/open.ts";
 import type { EventBus } from "./db/bus.ts";
@@ -26,6 +28,8 @@ import { fillMissingHosts } from "./db/deliveries.store.ts";
 import { createCorralFederation } from "./federation/index.ts";
 import { configureLogging } from "./logs/configure-logging.ts";
 import { enableMetrics } from "./metrics/observe.ts";
+import { attachMqttEndpoint, type MqttEndpoint } from "./mqtt/endpoint.ts";
+import type { MqttLimits } from "./mqtt/limits.ts";
 import type { BackgroundTasks, Services } from "./services.ts";
 
 export interface RunningServer {
@@ -40,10 +44,12 @@ export type ServerInput = Partial<Config> & {
   throttle?: ThrottleOptions;
   /** How outgoing requests resolve names (default: the system's DNS); tests answer themselves. */
   resolveHost?: ResolveHost;
+  /** Bounds of the Cattle Drive WebSocket endpoint (tests shorten them). */
+  mqttLimits?: Partial<MqttLimits>;
 };
 
 export async function startServer(input: ServerInput): Promise<RunningServer> {
-  const { throttle, resolveHost, ...rest } = input;
+  const { throttle, resolveHost, mqttLimits, ...rest } = input;
   const config = parseConfig(rest);
   const opened = await openDatabase(config.database, { pool: config.dbPool }).catch(
     (error: Error) => {
@@ -57,6 +63,8 @@ export async function startServer(input: ServerInput): Promise<RunningServer> {
   );
   let server: Server | undefined;
   let worker: BackgroundWork | undefined;
+  let mqtt: MqttEndpoint | undefined;
+  let amqp: AmqpTransport | undefined;
   try {
     // Listen first: with port 0 the actual port, and so the default base URL, is known only then.
     let handle: RequestListener = (_req, res) => res.writeHead(503).end();
@@ -67,12 +75,17 @@ export async function startServer(input: ServerInput): Promise<RunningServer> {
     if (!config.baseUrlsGiven) config.baseUrls = [url];
     const services = await buildServices(config, opened, resolveHost);
     if (config.metrics) enableMetrics(services);
+    const signInThrottle = createSignInThrottle(services.db, throttle ?? defaultThrottle);
     handle =
       config.role === "worker"
         ? getRequestListener(createWorkerApp(services).fetch)
-        : createListener(services, {
-            throttle: createSignInThrottle(services.db, throttle ?? defaultThrottle),
-          });
+        : createListener(services, { throttle: signInThrottle });
+    if (config.role !== "worker")
+      mqtt = attachMqttEndpoint(server, services, {
+        throttle: signInThrottle,
+        limits: mqttLimits,
+      });
+    if (config.amqp) amqp = await startAmqpTransport(services, config.amqp);
     if (config.role !== "web") {
       await releaseStaleClaims(opened.db);
       await fillMissingHosts(opened.db);
@@ -83,9 +96,11 @@ export async function startServer(input: ServerInput): Promise<RunningServer> {
       url,
       services,
       async close() {
+        await mqtt?.close();
         await closeServer(running);
         await services.tasks?.drain();
         await worker?.stop();
+        await amqp?.close();
         await closeBus(services.bus);
         await services.outgoing?.close();
         await opened.db.close();
@@ -93,6 +108,8 @@ export async function startServer(input: ServerInput): Promise<RunningServer> {
     };
   } catch (error) {
     await worker?.stop().catch(() => {});
+    await amqp?.close();
+    await mqtt?.close();
     if (server?.listening) await closeServer(server);
     await opened.db.close();
     throw error;
@@ -127,6 +144,7 @@ async function buildServices(
     bus,
     outgoing,
     tasks: createBackgroundTasks(),
+    cattleDrive: createCattleDrive({ websocket: config.role !== "worker", amqp: config.amqp }),
   };
 }
 

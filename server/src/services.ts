@@ -3,6 +3,7 @@
 
 import type { Federation } from "@fedify/fedify";
 import type { Outgoing } from "./activitypub/outgoing-types.ts";
+import type { CattleDrive } from "./cattle-drive/runtime.ts";
 import type { Config } from "./config.ts";
 import type { Db } from "./db/db.ts";
 import type { EventBus } from "./db/bus.ts";
@@ -24,6 +25,11 @@ export interface Services {
    * it before closing the database. Optional so that hand-built Services in tests stay valid.
    */
   tasks?: BackgroundTasks;
+  /**
+   * Cattle Drive's transports in this process (cattle-drive/runtime.ts). Optional so that
+   * hand-built Services in tests stay valid: absent means none is served.
+   */
+  cattleDrive?: CattleDrive;
 }
 
 export interface BackgroundTasks {

@@ -15,36 +15,25 @@ export type OptionalRoute =
   | "/account/history"
   | "/account/refusals"
   | "/account/backlog"
-  | "/account/events";
+  | "/account/events"
+  | "/account/cattle-drive";
 
 export type Backend = { name: string; version: string | null };
 
-type Known = { offered: readonly OptionalRoute[]; lacks: readonly OptionalRoute[] };
+type Answer = "yes" | "no" | "ask";
 
-/** What each server we know offers; anything not listed is asked once. */
-const KNOWN_BACKENDS: Record<string, Known> = {
-  corral: {
-    offered: [
-      "/account/activity",
-      "/account/hosts",
-      "/account/refusals",
-      "/account/backlog",
-      "/account/events",
-    ],
-    lacks: [],
-  },
-  // Seen on cattle_grid 0.5.22 (spec/cattle-grid-real.md "/fe as it answers").
-  cattle_grid: {
-    offered: ["/account/history"],
-    lacks: [
-      "/account/activity",
-      "/account/hosts",
-      "/account/refusals",
-      "/account/backlog",
-      "/account/events",
-    ],
-  },
-};
+const HISTORY: OptionalRoute = "/account/history";
+
+/**
+ * What a server we know offers; a server not known here is asked once per route. Every optional
+ * route but cattle_grid's history is Corral's own; a real cattle_grid 0.5.22 has only its history
+ * (it speaks Cattle Drive through RabbitMQ, but reports nothing of it under /fe).
+ */
+function knownAnswer(backend: Backend | null, route: OptionalRoute): Answer {
+  if (backend?.name === "corral") return route === HISTORY ? "ask" : "yes";
+  if (backend?.name === "cattle_grid") return route === HISTORY ? "yes" : "no";
+  return "ask";
+}
 
 type Learnt = {
   token: string;
@@ -92,15 +81,11 @@ export function whenBackendKnown(): Promise<Backend | null> {
  * Whether to ask for an optional route: "yes" (the server has it), "no" (it lacks it: known, or
  * a 404 remembered this sign-in), or "ask" (unknown: ask once, then `rememberAbsent` on a 404).
  */
-export async function routeOffered(route: OptionalRoute): Promise<"yes" | "no" | "ask"> {
+export async function routeOffered(route: OptionalRoute): Promise<Answer> {
   const state = current();
   if (state === null) return "ask";
   if (state.absent.has(route)) return "no";
-  const backend = await state.backend;
-  const known = backend ? KNOWN_BACKENDS[backend.name] : undefined;
-  if (known?.lacks.includes(route)) return "no";
-  if (known?.offered.includes(route)) return "yes";
-  return "ask";
+  return knownAnswer(await state.backend, route);
 }
 
 export function rememberAbsent(route: OptionalRoute): void {

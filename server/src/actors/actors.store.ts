@@ -74,10 +74,20 @@ export function acctUri(handle: string, baseUrl: string): string {
 export type CreateActorResult =
   { ok: true; actor: ActorRow } | { ok: false; error: "duplicate-identifier" };
 
-/** Creates an actor `{baseUrl}/actor/{random}` with fresh keys and, given a handle, its acct: URI. */
+/**
+ * Creates an actor `{baseUrl}/actor/{random}` with fresh keys and, given a handle, its acct: URI;
+ * `profile` and `autoFollow` are what Cattle Drive's create_actor may set from the start.
+ */
 export async function createActor(
   db: Db,
-  input: { accountId: number; baseUrl: string; handle?: string | null; name?: string | null },
+  input: {
+    accountId: number;
+    baseUrl: string;
+    handle?: string | null;
+    name?: string | null;
+    profile?: ActorProfile;
+    autoFollow?: boolean;
+  },
 ): Promise<CreateActorResult> {
   const identifier = input.handle ? acctUri(input.handle, input.baseUrl) : null;
   // Cheap check first, so a taken handle does not cost a key generation.
@@ -86,19 +96,20 @@ export async function createActor(
   const keys = await generateActorKeyColumns();
   const id = `${input.baseUrl}/actor/${randomBytes(16).toString("base64url")}`;
   const now = Date.now();
-  const profile: ActorProfile = {};
+  const profile: ActorProfile = input.profile ?? {};
   try {
     await db.transaction(async (tx) => {
       await tx.run(
         `INSERT INTO actors (id, account_id, base_url, name, profile, auto_follow, rsa_private_jwk, rsa_public_jwk,
            ed25519_private_jwk, ed25519_public_jwk, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?)`,
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         [
           id,
           input.accountId,
           input.baseUrl,
           input.name || input.handle || id.slice(id.lastIndexOf("/") + 1),
           JSON.stringify(profile),
+          input.autoFollow ? 1 : 0,
           keys.rsa_private_jwk,
           keys.rsa_public_jwk,
           keys.ed25519_private_jwk,

@@ -42,6 +42,28 @@ describe("actors", () => {
     expect((await listActors(db, accountId)).map((a) => a.id)).toEqual([result.actor.id]);
   });
 
+  // Cattle Drive's create_actor (what a roboherd bot sends): the actor starts with its profile
+  // and automatic acceptance of followers, as cattle_grid creates it.
+  it("creates an actor with a given profile and automatic acceptance of followers", async () => {
+    const accountId = await setUp();
+    const result = await createActor(db, {
+      accountId,
+      baseUrl: "http://localhost:3000",
+      handle: "moocow",
+      name: "bot:moocow",
+      profile: { type: "Service", summary: "I moo" },
+      autoFollow: true,
+    });
+    if (!result.ok) throw new Error(result.error);
+    expect(result.actor).toMatchObject({ name: "bot:moocow", autoFollow: true });
+    expect(await actorDocument(db, result.actor)).toMatchObject({
+      type: "Service",
+      preferredUsername: "moocow",
+      summary: "I moo",
+      manuallyApprovesFollowers: false,
+    });
+  });
+
   it("refuses a handle already taken on the same host", async () => {
     const accountId = await setUp();
     await createActor(db, { accountId, baseUrl: "https://example.com", handle: "bob" });

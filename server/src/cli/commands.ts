@@ -44,6 +44,7 @@ export const commands: Record<"serve" | "account" | "lookup", CommandSpec> = {
       "role",
       "dbPool",
       "upstream",
+      "amqp",
       "metrics",
       "logFormat",
       "logLevel",

@@ -39,6 +39,9 @@ export async function appendInTransaction(
   });
   if (seq === null) return null;
   stopTimer();
+  services.events.announceAppended(accountId, stream, [
+    { seq, data: appended.json, createdAt: Date.now() },
+  ]);
   await services.bus.publish({ accountId, stream, seq }).catch((error: Error) =>
     log.error("announcing {stream} event {seq} failed: {error}", {
       stream,

@@ -58,6 +58,14 @@ export interface EventLog {
   /** Live watches in this process. */
   watchers(): number;
   /**
+   * Calls `listener` with each group of events this process appends, once stored: unlike
+   * subscribe() (every process hears of every append), only the appending process hears it, so
+   * that a transport publishing events (Cattle Drive over AMQP) publishes each once.
+   */
+  onAppended(listener: AppendListener): () => void;
+  /** Tells onAppended's listeners of events stored outside append() (appendInTransaction). */
+  announceAppended(accountId: number, stream: StreamName, rows: StoredEvent[]): void;
+  /**
    * What watch() hands a connection, as it sends it: a trigger's error events carry its body in
    * the first of them the connection sends, not in each (trigger-bodies.ts).
    */
@@ -65,6 +73,8 @@ export interface EventLog {
 }
 
 export { SentBodies };
+
+export type AppendListener = (accountId: number, stream: StreamName, rows: StoredEvent[]) => void;
 
 interface Pending {
   event: AppendedEvent;
@@ -114,6 +124,18 @@ export function createEventLog(db: Db, bus: EventBus, options: EventLogOptions):
   // loop, or while a group is being stored, wait and go together as the next group: one
   // statement, one commit. (SQLite stores at once: there only the turn makes groups.)
   const queues = new Map<string, Pending[]>();
+  const appendListeners = new Set<AppendListener>();
+  const announceAppended = (accountId: number, stream: StreamName, rows: StoredEvent[]) => {
+    for (const listener of appendListeners) {
+      try {
+        listener(accountId, stream, rows);
+      } catch (error) {
+        log.error("an append listener failed: {error}", {
+          error: (error as Error)?.message ?? String(error),
+        });
+      }
+    }
+  };
   const store = async (accountId: number, stream: StreamName, queue: Pending[], key: string) => {
     while (queue.length > 0) {
       const group = takeGroup(queue);
@@ -152,6 +174,14 @@ export function createEventLog(db: Db, bus: EventBus, options: EventLogOptions):
         );
       }
       group.forEach((pending, i) => pending.resolve(first + i));
+      if (appendListeners.size > 0) {
+        const now = Date.now();
+        announceAppended(
+          accountId,
+          stream,
+          group.map((p, i) => ({ seq: first + i, data: p.event.json, createdAt: now })),
+        );
+      }
     }
     queues.delete(key);
   };
@@ -174,5 +204,10 @@ export function createEventLog(db: Db, bus: EventBus, options: EventLogOptions):
     watch: (accountId, stream, after, handlers) => fanOut.watch(accountId, stream, after, handlers),
     watchers: () => fanOut.watchers(),
     completeForConnection: (rows, sent) => fillFirstTriggerBodies(db, rows, sent),
+    onAppended(listener) {
+      appendListeners.add(listener);
+      return () => appendListeners.delete(listener);
+    },
+    announceAppended,
   };
 }

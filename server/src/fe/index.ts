@@ -5,6 +5,7 @@ import { bodyLimit } from "hono/body-limit";
 import type { SignInThrottle } from "../accounts/index.ts";
 import type { Services } from "../services.ts";
 import { createAccountRoutes } from "./account.ts";
+import { createCattleDriveRoutes } from "./cattle-drive.ts";
 import { createActivityRoutes } from "./activity.ts";
 import { createActorRoutes } from "./actor.ts";
 import { requireAccount, type FeEnv } from "./auth.ts";
@@ -36,5 +37,6 @@ export function createFeApp(services: Services, options: { throttle?: SignInThro
   fe.route("/", createHostRoutes(services));
   fe.route("/", createHistoryRoutes(services));
   fe.route("/", createRefusalRoutes(services));
+  fe.route("/", createCattleDriveRoutes(services));
   return fe;
 }

@@ -183,3 +183,18 @@ export interface ActivityResponse {
   minutes: ActivityMinute[];
 }
 export type { ActivityMinute } from "../events/activity.ts";
+
+/**
+ * Corral's addition: `GET /fe/account/cattle-drive`, where Cattle Drive (cattle_grid's client
+ * protocol, docs/cattle-drive.md) listens and which clients of the account are connected.
+ * `amqpConnectionsKnown: false` (present when AMQP is served) says that AMQP clients, whose
+ * connections RabbitMQ holds, are not listed.
+ */
+export interface CattleDriveInfo {
+  websocket: { url: string } | null;
+  amqp: { url: string; exchange: string } | null;
+  connections: CattleDriveConnection[];
+  amqpConnectionsKnown?: false;
+}
+export type { DriveConnection as CattleDriveConnection } from "../cattle-drive/connections.ts";
+import type { DriveConnection as CattleDriveConnection } from "../cattle-drive/connections.ts";

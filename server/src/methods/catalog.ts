@@ -77,7 +77,7 @@ export const methods: Entry[] = [
   {
     routing_key: "publish_object",
     description:
-      "Assigns an id to data (an object), stores it, wraps it in a Create by actor and sends it like send_message.",
+      "Assigns an id to data (an object by actor; data.attributedTo, when absent, is actor), stores it, wraps it in a Create by actor and sends it like send_message.",
     body: bodies.publishObjectBody,
     fields: bodies.publishObjectFields,
     example: { data: note },

@@ -49,7 +49,21 @@ const newData = jsonObject("data")
   .meta({ required: ["type"], properties: { type: { type: "string" }, id: false } });
 
 export const publishObjectFields = z.looseObject({ data: newData });
-export const publishObjectBody = z.looseObject({ actor, ...publishObjectFields.shape });
+export const publishObjectBody = z
+  .looseObject({ actor, ...publishObjectFields.shape })
+  .superRefine((body, ctx) => {
+    // Absent, the server fills it in (publish.ts). Someone else's would make the Create speak
+    // for another author; cattle_grid's simple_storage refuses it too.
+    const attributedTo = body.data.attributedTo;
+    if (attributedTo === undefined) return;
+    const ids = idsOf(attributedTo);
+    if (ids.length !== 1 || ids[0] !== body.actor)
+      ctx.addIssue({
+        code: "custom",
+        path: ["data", "attributedTo"],
+        message: `"data.attributedTo" must be ${body.actor}`,
+      });
+  });
 
 export const publishActivityFields = publishObjectFields;
 export const publishActivityBody = z

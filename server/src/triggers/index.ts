@@ -16,10 +16,17 @@ export { readTriggerRecord, redeliver, type TriggerRecord } from "./record.ts";
 /** Records an accepted trigger durably and wakes a worker; its id (unguessable, 122 random bits). */
 export async function acceptTrigger(
   services: Services,
-  input: { accountId: number; actorId: string; method: string; body: Record<string, unknown> },
+  input: {
+    accountId: number;
+    actorId: string;
+    method: string;
+    body: Record<string, unknown>;
+    /** Chosen by the caller, who must know it before any of the trigger's events can appear. */
+    id?: string;
+  },
 ): Promise<string> {
-  const id = randomUUID();
-  await insertTrigger(services.db, { id, ...input, body: JSON.stringify(input.body) });
+  const id = input.id ?? randomUUID();
+  await insertTrigger(services.db, { ...input, id, body: JSON.stringify(input.body) });
   services.bus
     .publish({ accountId: input.accountId, stream: TRIGGER_BUS_NAME, seq: 0 })
     .catch((error: Error) =>

@@ -138,6 +138,12 @@ describe("publish_object and publish_activity", () => {
       attributedTo: alice.actorId,
     });
     expect(note.id.startsWith(`${new URL(alice.actorId).origin}/objects/`)).toBe(true);
+    // What a roboherd bot's incoming_create handler is given (its EmbeddedObject).
+    expect(create.data.parsed.embedded_object).toMatchObject({
+      id: note.id,
+      attributedTo: alice.actorId,
+      content: "public note",
+    });
     const fetched = await fetch(note.id, { headers: { Accept: "application/activity+json" } });
     expect(fetched.headers.get("content-type")).toMatch(/application\/activity\+json/);
     expect(await fetched.json()).toEqual(note);
@@ -176,16 +182,22 @@ describe("publish_object and publish_activity", () => {
     expect(create.data.raw.object.bcc).toBeUndefined();
   });
 
-  it("refuses data with an id, or an activity whose actor is someone else", async () => {
+  it("refuses data with an id, an object attributed to someone else, or an activity whose actor is someone else", async () => {
     const alice = await addActor(a);
     await alice.run("publish_object", { data: { id: "https://x.example/1", type: "Note" } });
+    // cattle_grid's simple_storage refuses it too: the Create would speak for another author.
+    await alice.run("publish_object", {
+      data: { type: "Note", content: "forged", attributedTo: "https://x.example/mallory" },
+    });
     await alice.run("publish_activity", {
       data: { type: "Like", actor: "https://x.example/mallory", object: "https://x.example/1" },
     });
     const errors = await readEvents(a.services, alice.accountId, "error");
     expect(errors.map((e) => e.message[0])).toEqual([
       'publish_object: "data" must not have an id; the server assigns it',
+      `publish_object: "data.attributedTo" must be ${alice.actorId}`,
       `publish_activity: "data.actor" must be ${alice.actorId}`,
     ]);
+    expect(await readEvents(a.services, alice.accountId, "outgoing")).toEqual([]);
   });
 });

@@ -10,8 +10,9 @@ import { readHandleRefusal } from "./handle-refusal.ts";
 import { useAccountInfo } from "./use-account-info.ts";
 import { useCreateActor } from "./use-create-actor.ts";
 
-// The chart, its data and uPlot arrive in their own chunk, after the page itself.
-const ActivityPanel = lazy(() => import("./activity-panel.tsx"));
+// The chart, its data and uPlot, and Cattle Drive's doors and clients arrive in their own chunk,
+// after the page itself.
+const InfoPanels = lazy(() => import("./info-panels.tsx"));
 // The modal of Create Actor too: its chunk loads from the click on, while the server works.
 const CreatedActorDialog = lazy(() =>
   import("./created-actor-dialog.tsx").then((module) => ({ default: module.CreatedActorDialog })),
@@ -65,7 +66,7 @@ export function InfoPage() {
           />
         </Suspense>
       )}
-      <ActivityBoundary what="The activity chart">
+      <ActivityBoundary what="Activity and Cattle Drive">
         <Suspense
           fallback={
             <ActivityFigure>
@@ -73,7 +74,7 @@ export function InfoPage() {
             </ActivityFigure>
           }
         >
-          <ActivityPanel />
+          <InfoPanels accountName={info.accountName} />
         </Suspense>
       </ActivityBoundary>
       <JsonTree data={info} />
