@@ -1,4 +1,4 @@
-// Cattle Drive over MQTT 5 over WebSocket at /ws, on the HTTP server's own port (ADR 0011:
+// Cattle Drive over MQTT 5 over WebSocket at /ws, on the HTTP server's own port (ADR 0013:
 // no maintained broker library speaks MQTT 5, so this is a small endpoint over mqtt-packet and
 // ws). Corral is the broker's only other party: there is no client-to-client routing, only the
 // account's requests in and its answers and events out.
