@@ -92,8 +92,8 @@ test("'Check host' shows each step as it completes, names the one running, and o
       ["resolve", "ok"],
       ["connect", "ok"],
       ["nodeinfo", "ok"],
-      ["webfinger", "ok"],
       ["actor", "ok"],
+      ["webfinger", "ok"],
       ["inbox", "running"],
     ]);
     const status = page.getByRole("region", { name: "Check host" }).getByRole("status");
@@ -108,7 +108,7 @@ test("'Check host' shows each step as it completes, names the one running, and o
       new RegExp(`^${peer.host.replace(/\./g, "\\.")} passed every step`),
     );
     expect(await stepResults(page)).toEqual(
-      ["resolve", "connect", "nodeinfo", "webfinger", "actor", "inbox"].map((s) => [s, "ok"]),
+      ["resolve", "connect", "nodeinfo", "actor", "webfinger", "inbox"].map((s) => [s, "ok"]),
     );
     expect(await status.textContent()).toBe("");
   } finally {

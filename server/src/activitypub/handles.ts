@@ -52,7 +52,8 @@ export async function resolveHandle(
   return { ok: false, reason: reasons.join("; ") };
 }
 
-function selfLink(document: unknown): string | undefined {
+/** The ActivityPub id a WebFinger document links to as `self` (an AS2 type). */
+export function selfLink(document: unknown): string | undefined {
   const links = (document as { links?: unknown })?.links;
   if (!Array.isArray(links)) return undefined;
   for (const link of links as { rel?: unknown; type?: unknown; href?: unknown }[]) {
