@@ -75,6 +75,8 @@ export async function readNodeInfo(services: Services, origin: string): Promise<
     if (hrefs.length > 0)
       note = `its NodeInfo index names the schema in "type" where NodeInfo asks for "rel"`;
   }
+  if (hrefs.length === 0)
+    return { ok: false, reason: `${origin}/.well-known/nodeinfo names no NodeInfo document` };
   const document = await signedGet(new URL(hrefs[0]!.href, origin).href, null, options);
   if (!document.ok) return { ok: false, reason: document.reason };
   const software = isObject(document.document) ? document.document.software : undefined;

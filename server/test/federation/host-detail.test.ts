@@ -177,6 +177,20 @@ describe("one host, both directions", () => {
     expect(unresolved.lastError).toMatch(/could not be reached: ENOTFOUND/);
   });
 
+  it("reads a host whose NodeInfo index links nothing as software unknown", async () => {
+    const bare = await startRemoteActor();
+    try {
+      bare.serve("/.well-known/nodeinfo", JSON.stringify({ links: [] }));
+      const id = await send(bare.actorId);
+      await recordWhen(id, (r) => r.deliveries[0]?.state === "delivered");
+      const response = await fe(server, token, `/account/hosts/${new URL(bare.base).host}`);
+      expect(response.status).toBe(200);
+      expect((await response.json()).software).toBeNull();
+    } finally {
+      await bare.close();
+    }
+  });
+
   it("answers 404 for a host never heard of", async () => {
     const response = await fe(server, token, "/account/hosts/never.test");
     expect(response.status).toBe(404);
