@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { allowedBaseUrls } from "../accounts/index.ts";
 import { actorDocument, createActor, listActors } from "../actors/index.ts";
+import { findUnservedActors } from "../actors/unserved.ts";
 import { methodInformationFor } from "../methods/catalog.ts";
 import type { Services } from "../services.ts";
 import type { FeEnv } from "./auth.ts";
@@ -31,6 +32,8 @@ export function createAccountRoutes(services: Services) {
     .get("/account/info", async (c) => {
       const account = c.get("account");
       const actors = await listActors(services.db, account.id);
+      const baseUrls = services.config.baseUrls;
+      const unserved = await findUnservedActors(services.db, baseUrls, account.id);
       const info: AccountInfo = {
         accountName: account.name,
         actors: actors.map((a) => ({ id: a.id, name: a.name })),
@@ -38,6 +41,8 @@ export function createAccountRoutes(services: Services) {
         backend,
         protocol,
         methodInformation: methodInformationFor(actors.map((a) => a.id)),
+        // Corral's addition, only when there are some: actors on base URLs not served here.
+        ...(unserved.length > 0 ? { actorsNotServed: unserved } : {}),
       };
       return c.json(info);
     })

@@ -50,7 +50,20 @@ export type SignInRequest = SignInData;
 export type SignInResponse = TokenResponse;
 
 /** `GET /fe/account/info`: every field present (cattle_grid leaves methodInformation optional). */
-export type AccountInfo = InformationResponse & { methodInformation: MethodInformation[] };
+export type AccountInfo = InformationResponse & {
+  methodInformation: MethodInformation[];
+  /** Corral's addition, present when some of the account's actors live on a base URL not served here. */
+  actorsNotServed?: UnservedActor[];
+};
+
+/** An actor on a base URL this server does not serve (docs/unserved-actors.md). */
+export interface UnservedActor {
+  id: string;
+  name: string;
+  baseUrl: string;
+  /** Why its id and WebFinger answer 404 here, and the flag that serves it, in words. */
+  reason: string;
+}
 
 /** A methodInformation entry; `schema` (JSON Schema of the body beside actor) and `example` are Corral's additions. */
 export type MethodInformation = MethodInformationModel & {
