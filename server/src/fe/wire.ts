@@ -7,6 +7,7 @@
 import type { ActivityMinute } from "../events/activity.ts";
 import type { StreamName } from "../events/streams.ts";
 import type { LookupFailure } from "../lookup/failure-kind.ts";
+import type { Exchange } from "../activitypub/exchange.ts";
 import type {
   ActorInformation,
   CreateActorRequest,
@@ -79,7 +80,9 @@ export type ActorDocument = Record<string, unknown> & { id: string; type: string
  * `error` (why it failed), `kind`, `url`, `status` and `seconds` are Corral's additions
  * (lookup/failure-kind.ts).
  */
-export type LookupResult = { raw: Record<string, unknown>; parsed?: ParsedPayload } | LookupFailure;
+export type LookupResult =
+  { raw: Record<string, unknown>; parsed?: ParsedPayload; exchange?: Exchange } | LookupFailure;
+export type { Exchange, ExchangeAnswer, ExchangeRequest } from "../activitypub/exchange.ts";
 export type { LookupFailure, LookupFailureKind } from "../lookup/failure-kind.ts";
 
 /** `POST /fe/actor/trigger/{method}` answers `202 null`, with Corral's header `Corral-Trigger-Id`. */
