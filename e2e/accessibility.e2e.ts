@@ -93,7 +93,8 @@ test("signed in with messages, every page passes axe-core's WCAG 2.1 A/AA rules 
   expect(await peer.post(receiver.inbox, refused, { wrongDigest: true })).toBe(401);
   const pages = {
     info: "/",
-    lookup: `/lookup?uri=${encodeURIComponent(setup.receiver)}`,
+    // A remote actor: "Show exchange" lists real requests and answers.
+    lookup: `/lookup?uri=${encodeURIComponent(peer.actor)}`,
     perform: "/perform",
     incoming: "/stream/incoming",
     outgoing: "/stream/outgoing",
@@ -108,7 +109,11 @@ test("signed in with messages, every page passes axe-core's WCAG 2.1 A/AA rules 
   const findings = await auditPages(page, pages, async (name) => {
     await page.getByRole("banner").waitFor();
     if (name === "info") await page.getByRole("button", { name: "Create Actor" }).waitFor();
-    if (name === "lookup") await page.locator("main .json-tree").first().waitFor();
+    if (name === "lookup") {
+      await page.locator("main .json-tree").first().waitFor();
+      await page.getByRole("button", { name: "Show exchange" }).click();
+      await page.getByRole("article", { name: "Request 1" }).waitFor();
+    }
     if (["incoming", "outgoing", "error", "all"].includes(name))
       await messageTrees(page).first().waitFor();
     if (name === "deliveries") await page.getByRole("heading", { name: "Deliveries" }).waitFor();
