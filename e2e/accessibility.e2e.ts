@@ -93,7 +93,8 @@ test("signed in with messages, every page passes axe-core's WCAG 2.1 A/AA rules 
   expect(await peer.post(receiver.inbox, refused, { wrongDigest: true })).toBe(401);
   const pages = {
     info: "/",
-    lookup: `/lookup?uri=${encodeURIComponent(setup.receiver)}`,
+    // A remote actor: "Show exchange" lists real requests and answers.
+    lookup: `/lookup?uri=${encodeURIComponent(peer.actor)}`,
     perform: "/perform",
     "perform, data.actor": "/perform",
     incoming: "/stream/incoming",
@@ -109,7 +110,11 @@ test("signed in with messages, every page passes axe-core's WCAG 2.1 A/AA rules 
   const findings = await auditPages(page, pages, async (name) => {
     await page.getByRole("banner").waitFor();
     if (name === "info") await page.getByRole("button", { name: "Create Actor" }).waitFor();
-    if (name === "lookup") await page.locator("main .json-tree").first().waitFor();
+    if (name === "lookup") {
+      await page.locator("main .json-tree").first().waitFor();
+      await page.getByRole("button", { name: "Show exchange" }).click();
+      await page.getByRole("article", { name: "Request 1" }).waitFor();
+    }
     if (name.startsWith("perform")) {
       // The data box's check (issue 33, items 4 and 5): a bare activity's problem by path with
       // "Put it under data"; then, under data, the warning about an actor not the one acting.

@@ -92,8 +92,8 @@ test("'Check host' shows each step as it completes, names the one running, and o
       ["resolve", "ok"],
       ["connect", "ok"],
       ["nodeinfo", "ok"],
-      ["webfinger", "ok"],
       ["actor", "ok"],
+      ["webfinger", "ok"],
       ["inbox", "running"],
     ]);
     const status = page.getByRole("region", { name: "Check host" }).getByRole("status");
@@ -108,7 +108,7 @@ test("'Check host' shows each step as it completes, names the one running, and o
       new RegExp(`^${peer.host.replace(/\./g, "\\.")} passed every step`),
     );
     expect(await stepResults(page)).toEqual(
-      ["resolve", "connect", "nodeinfo", "webfinger", "actor", "inbox"].map((s) => [s, "ok"]),
+      ["resolve", "connect", "nodeinfo", "actor", "webfinger", "inbox"].map((s) => [s, "ok"]),
     );
     expect(await status.textContent()).toBe("");
   } finally {
@@ -145,7 +145,7 @@ test("'Check host' on a private address without --allow-private-addresses stops 
   }
 });
 
-test("a recipient on a closed port and one on a name that does not resolve appear on Deliveries as failing, with the reason in words", async ({
+test("a recipient on a closed port and one on a name that does not resolve appear on Deliveries as failed, with the reason in words; one set of words for a fate on Perform and the host page, whose counts agree with its list", async ({
   page,
   account,
   corral,
@@ -154,7 +154,7 @@ test("a recipient on a closed port and one on a name that does not resolve appea
   const actor = await api.createActor(`lost_${account.name}`);
   const closed = await closedPort();
   await send(corral.url, api, actor.id, `http://127.0.0.1:${closed}/actor`);
-  await send(corral.url, api, actor.id, "http://nowhere.invalid/actor");
+  const lost = await send(corral.url, api, actor.id, "http://nowhere.invalid/actor");
 
   await signIn(page, account, { awaitStreams: false });
   await drawerEntry(page, "Deliveries").click();
@@ -165,11 +165,38 @@ test("a recipient on a closed port and one on a name that does not resolve appea
   const unresolved = row("nowhere.invalid");
   await eventually(() => refused.count(), 20_000).toBe(1);
   await eventually(() => unresolved.count(), 20_000).toBe(1);
+  // Neither was sent (the actor could not be read): failed, nothing waits.
   expect(await refused.getByRole("cell").nth(1).textContent()).toMatch(
-    /^failing.*could not be reached: ECONNREFUSED \(the connection was refused: nothing listens on that port\)/,
+    /^failed.*could not be reached: ECONNREFUSED \(the connection was refused: nothing listens on that port\)/,
   );
+  const unresolvedWords =
+    /could not be reached: (ENOTFOUND|EAI_AGAIN) \(the name (does not resolve|could not be resolved now)\)/;
   expect(await unresolved.getByRole("cell").nth(1).textContent()).toMatch(
-    /^failing.*could not be reached: (ENOTFOUND|EAI_AGAIN) \(the name (does not resolve|could not be resolved now)\)/,
+    new RegExp(`^failed.*${unresolvedWords.source}`),
+  );
+
+  // The host page: the same word, and its counts agree with its list of attempts.
+  await page.goto("/deliveries/nowhere.invalid");
+  const outbound = page.getByRole("region", { name: "Outbound (to it)" });
+  await eventually(() => outbound.textContent(), 20_000).toContain("Statefailed");
+  expect(await outbound.textContent()).toContain("Failures (7 days)1");
+  const attempts = page.getByRole("region", { name: "Delivery attempts" });
+  expect(await attempts.textContent()).toMatch(
+    /Nothing was sent to nowhere\.invalid: its 1 failure in 7 days was a delivery not sent: the name (does not resolve|could not be resolved now)\./,
+  );
+  expect(await attempts.textContent()).not.toContain("was attempted yet");
+
+  // Perform's Result: no inbox was found (the actor URL is not one), and the fate in words.
+  await page.goto(`/perform?call=${encodeURIComponent(lost)}`);
+  const table = page.getByRole("region", { name: "Result" }).getByRole("table", {
+    name: "Deliveries",
+  });
+  const only = table.getByRole("row").nth(1);
+  await eventually(() => only.getByRole("cell").nth(1).textContent(), 20_000).toMatch(
+    /^not sent: the name (does not resolve|could not be resolved now)$/,
+  );
+  expect(await only.getByRole("cell").nth(0).textContent()).toBe(
+    "none found: http://nowhere.invalid/actor could not be read",
   );
 });
 
@@ -234,7 +261,7 @@ test("a held host shows its next probe; the first success delivers what waited, 
     await page.reload();
     await page.getByRole("heading", { name: remote.host, level: 1 }).waitFor();
     await eventually(() => outbound.textContent()).toContain("Waiting0");
-    expect(await outbound.textContent()).toContain("Stateok");
+    expect(await outbound.textContent()).toContain("Statedelivered");
     expect(await hold.count()).toBe(0);
     // Nothing more arrives later: each once.
     expect(remote.accepted).toHaveLength(6);

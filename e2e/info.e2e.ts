@@ -8,6 +8,7 @@ import {
   recordFeRequests,
   signIn,
 } from "./harness/console-ui.ts";
+import { startCorral, type Corral } from "./harness/corral-server.ts";
 import { signInApi } from "./harness/fe-api.ts";
 
 // console.md §2 "Info page", §3 actor creation request, §5 handle trimming, §9 modal width.
@@ -98,4 +99,40 @@ test("hides the create-actor panel when the info lists no base URL", async ({ pa
   expect(await page.getByRole("combobox", { name: "Base Url" }).count()).toBe(0);
   // workbench.md: and it says why.
   await page.getByText(/This account cannot create actors/).waitFor();
+});
+
+test("Info names the actors on a base URL the server does not serve, beside them, with the flag that serves them", async ({
+  browser,
+}) => {
+  // A database made on one port, served on another (npm start -- --port 4300 on one made at 3000).
+  const made = await startCorral();
+  let moved: Corral | undefined;
+  try {
+    await made.account("new", "mover", "mover-password", "--admin");
+    const api = await signInApi(made.url, "mover", "mover-password");
+    const actor = await api.createActor("wanderer");
+    await made.stop();
+    moved = await startCorral({ databaseUrl: made.databaseUrl });
+    await expect
+      .poll(() => moved!.output(), { timeout: 10_000 })
+      .toContain(`Warning: 1 actor lives on ${made.url}`);
+    const context = await browser.newContext({ baseURL: moved.url });
+    try {
+      const page = await context.newPage();
+      await signIn(page, { name: "mover", password: "mover-password" });
+      const notice = page.getByRole("region", { name: "Actors not served" });
+      await notice.waitFor();
+      const text = await notice.textContent();
+      expect(text).toContain("1 actor lives on a base URL this server does not serve");
+      expect(text).toContain(
+        `wanderer: ${actor.id} lives on ${made.url}, which this server does not serve (it serves ${moved.url}): its id and WebFinger answer 404 here.`,
+      );
+      expect(text).toContain(`--base-url ${made.url} --base-url ${moved.url}`);
+    } finally {
+      await context.close();
+    }
+  } finally {
+    await moved?.dispose();
+    await made.dispose();
+  }
 });

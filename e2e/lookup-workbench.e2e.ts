@@ -302,3 +302,69 @@ test("Compare on two large documents computes the difference in a Web Worker", a
   ]);
   expect(workers.some((url) => /diff-worker/.test(url))).toBe(true);
 });
+
+test("Show exchange lists the signed request as sent, the redirect, and each answer with its timings", async ({
+  page,
+  account,
+  corral,
+}) => {
+  const api = await signInApi(corral.url, account.name, account.password);
+  const me = await api.createActor("exchanger");
+  const target = `${remote.url}/exchanged/note`;
+  remote.serve("/exchanged/note", { id: target, type: "Note", content: "after a redirect" });
+  remote.redirect("/moved/note", target);
+  await signIn(page, account);
+  await page.goto(`/lookup?uri=${encodeURIComponent(`${remote.url}/moved/note`)}`);
+  await page.getByText('"after a redirect"').first().waitFor();
+  // The tree is the document's answer; the exchange is behind its own button.
+  expect(await page.locator("main .json-tree").getByText('"exchange"').count()).toBe(0);
+  await page.getByRole("button", { name: "Show exchange" }).click();
+  const exchange = page.getByRole("region", { name: "Exchange" });
+  const first = exchange.getByRole("article", { name: "Request 1" });
+  const second = exchange.getByRole("article", { name: "Request 2" });
+  await second.waitFor();
+  expect(await first.getByRole("heading").textContent()).toBe(`1. GET ${remote.url}/moved/note`);
+  expect(await first.textContent()).toContain(`Signed as ${me.id}`);
+  const sent = (await first.getByLabel("Sent").textContent()) ?? "";
+  expect(sent).toContain("accept: application/activity+json");
+  expect(sent).toMatch(/^date: \w{3}, \d{2} \w{3} \d{4}/m);
+  expect(sent).toContain(`signature: keyId="${me.id}#main-key"`);
+  expect(await first.textContent()).toMatch(
+    /Answer: 302 Found, first byte after \d+ ms, \d+ ms in all/,
+  );
+  expect(await first.getByLabel("Answer headers").textContent()).toContain(`location: ${target}`);
+  expect(await first.textContent()).toContain(`Redirected to ${target}`);
+  expect(await second.getByRole("heading").textContent()).toBe(`2. GET ${target}`);
+  expect(await second.textContent()).toMatch(
+    /Answer: 200 OK, first byte after \d+ ms, \d+ ms in all/,
+  );
+  expect(await second.getByLabel("Answer headers").textContent()).toContain(
+    "content-type: application/activity+json",
+  );
+  expect(
+    await page.getByRole("button", { name: "Hide exchange" }).getAttribute("aria-expanded"),
+  ).toBe("true");
+});
+
+test("Show exchange says it is not available where the server's lookup does not report it (as cattle_grid's)", async ({
+  page,
+  account,
+  corral,
+}) => {
+  const api = await signInApi(corral.url, account.name, account.password);
+  const target = await api.createActor("plain");
+  // cattle_grid answers a lookup with {raw, parsed} only: the same answer without Corral's field.
+  await page.route("**/fe/actor/lookup", async (route) => {
+    const answer = await route.fetch();
+    const { exchange: _exchange, ...plain } = (await answer.json()) as Record<string, unknown>;
+    await route.fulfill({ response: answer, json: plain });
+  });
+  await signIn(page, account);
+  await page.goto(`/lookup?uri=${encodeURIComponent(target.id)}`);
+  await page.getByText('"plain"').first().waitFor();
+  await page.getByRole("button", { name: "Show exchange" }).click();
+  await page
+    .getByRole("region", { name: "Exchange" })
+    .getByText(/the exchange is not available here/)
+    .waitFor();
+});

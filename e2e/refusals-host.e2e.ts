@@ -123,7 +123,7 @@ test("'Check host' on a host whose inbox answers 403 ends with a verdict naming 
     const names = await rows.evaluateAll((all) =>
       all.slice(1).map((row) => row.querySelector("td")?.textContent),
     );
-    expect(names).toEqual(["resolve", "connect", "nodeinfo", "webfinger", "actor", "inbox"]);
+    expect(names).toEqual(["resolve", "connect", "nodeinfo", "actor", "webfinger", "inbox"]);
     const inboxRow = rows.filter({ hasText: /^inbox/ });
     expect(await inboxRow.getByRole("cell").nth(1).textContent()).toBe("failed");
     expect(await verdict.textContent()).toMatch(/^The GET of its inbox failed: .*403/);

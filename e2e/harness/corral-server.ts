@@ -37,14 +37,15 @@ export type Corral = {
 /**
  * `upstream`: proxy mode (`--upstream`), forwarding /fe to that server instead of answering it.
  * `allowPrivateAddresses: false` leaves out `--allow-private-addresses` (the production default).
+ * `databaseUrl`: another server's database (stopped first), served on this one's port.
  */
 export async function startCorral(
-  options: { upstream?: string; allowPrivateAddresses?: boolean } = {},
+  options: { upstream?: string; allowPrivateAddresses?: boolean; databaseUrl?: string } = {},
 ): Promise<Corral> {
   const dir = mkdtempSync(join(tmpdir(), "corral-e2e-"));
   const port = await findFreePort();
   const url = `http://127.0.0.1:${port}`;
-  const databaseUrl = `sqlite:${join(dir, "corral.sqlite")}`;
+  const databaseUrl = options.databaseUrl ?? `sqlite:${join(dir, "corral.sqlite")}`;
   let child: ChildProcess | null = null;
   let output = "";
 

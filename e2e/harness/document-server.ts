@@ -9,6 +9,8 @@ export type DocumentServer = {
   url: string;
   /** Answers `path` with `document` (JSON, or a string sent as it is). */
   serve(path: string, document: unknown): void;
+  /** Answers GETs of `path` with 302 to `location` from now on. */
+  redirect(path: string, location: string): void;
   /** The next request for `path` waits until the returned function is called. */
   hold(path: string): () => void;
   close(): Promise<void>;
@@ -17,12 +19,18 @@ export type DocumentServer = {
 export async function startDocumentServer(): Promise<DocumentServer> {
   const documents = new Map<string, unknown>();
   const holds = new Map<string, Promise<void>>();
+  const redirects = new Map<string, string>();
   const server: Server = createServer(async (request, response) => {
     const path = new URL(request.url ?? "/", "http://127.0.0.1").pathname;
     const held = holds.get(path);
     if (held) {
       holds.delete(path);
       await held;
+    }
+    const location = redirects.get(path);
+    if (location !== undefined) {
+      response.writeHead(302, { Location: location }).end();
+      return;
     }
     if (!documents.has(path)) {
       response.writeHead(404, { "Content-Type": "text/plain" }).end("no such document");
@@ -38,6 +46,7 @@ export async function startDocumentServer(): Promise<DocumentServer> {
   return {
     url: `http://127.0.0.1:${port}`,
     serve: (path, document) => void documents.set(path, document),
+    redirect: (path, location) => void redirects.set(path, location),
     hold(path) {
       let release!: () => void;
       holds.set(path, new Promise<void>((resolve) => (release = resolve)));

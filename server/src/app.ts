@@ -71,6 +71,10 @@ export function createApp(services: Services, options: { throttle?: SignInThrott
   app.get("/objects/:id", (c) =>
     handleObjectRequest(services, toBaseUrlRequest(services, c.req.raw)),
   );
+  // An inbox takes POSTs only; a GET is told so (405 and Allow, as Mastodon answers), not 404.
+  app.on(["GET", "HEAD"], ["/inbox", "/actor/:id/inbox"], (c) =>
+    c.json({ detail: "An inbox takes POST only" }, 405, { Allow: "POST" }),
+  );
   app.use((c, next) => routeFederation(services, c, next));
   app.get("*", createConsoleHandler(services.config.consoleDir));
   return app;

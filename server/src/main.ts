@@ -13,6 +13,7 @@ import {
   type ThrottleOptions,
 } from "./accounts/index.ts";
 import { createOutgoing } from "./activitypub/outgoing.ts";
+import { describeUnservedAtStart, findUnservedActors } from "./actors/unserved.ts";
 import type { ResolveHost } from "./activitypub/pinned-lookup.ts";
 import { createListener, createProxyApp, createWorkerApp } from "./app.ts";
 import { startAmqpTransport, type AmqpTransport } from "./amqp/transport.ts";
@@ -216,6 +217,12 @@ export async function serve(config: Config): Promise<void> {
   } else {
     const server = await startServer(config);
     await ensureOperator(server.services);
+    const baseUrls = server.services.config.baseUrls;
+    const unserved = describeUnservedAtStart(
+      await findUnservedActors(server.services.db, baseUrls),
+      baseUrls,
+    );
+    if (unserved) console.error(unserved);
     running = server;
   }
   const role = config.upstream || config.role === "all" ? "" : ` as ${config.role}`;

@@ -1,4 +1,5 @@
 import { isPrivateHost } from "./addresses.ts";
+import type { ExchangeRequest } from "./exchange.ts";
 import type { Outgoing } from "./outgoing-types.ts";
 import { signedGet } from "./signing.ts";
 
@@ -25,7 +26,7 @@ export type HandleResult = { ok: true; id: string } | { ok: false; reason: strin
 /** The ActivityPub id a handle's WebFinger document links to (`rel=self`, an AS2 type). */
 export async function resolveHandle(
   handle: Handle,
-  options: { outgoing: Outgoing; timeoutMs: number },
+  options: { outgoing: Outgoing; timeoutMs: number; trace?: ExchangeRequest[] },
 ): Promise<HandleResult> {
   const resource = `acct:${handle.user}@${handle.host}`;
   const query = `/.well-known/webfinger?resource=${encodeURIComponent(resource)}`;
@@ -38,6 +39,7 @@ export async function resolveHandle(
       outgoing: options.outgoing,
       timeoutMs: options.timeoutMs,
       accept: "application/jrd+json, application/json",
+      trace: options.trace,
     });
     if (!result.ok) {
       reasons.push(`WebFinger for ${resource}: ${result.reason}`);
@@ -52,7 +54,8 @@ export async function resolveHandle(
   return { ok: false, reason: reasons.join("; ") };
 }
 
-function selfLink(document: unknown): string | undefined {
+/** The ActivityPub id a WebFinger document links to as `self` (an AS2 type). */
+export function selfLink(document: unknown): string | undefined {
   const links = (document as { links?: unknown })?.links;
   if (!Array.isArray(links)) return undefined;
   for (const link of links as { rel?: unknown; type?: unknown; href?: unknown }[]) {

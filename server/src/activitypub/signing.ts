@@ -6,6 +6,7 @@ import type { Outgoing } from "./outgoing-types.ts";
 import { readLimited, readPrefix } from "./read-limited.ts";
 import { PrivateAddressError } from "./pinned-lookup.ts";
 import { signedPostHeaders, type PreparedBody } from "./draft-signing.ts";
+import { ANSWER_HEADERS, type ExchangeRequest } from "./exchange.ts";
 
 // Signed HTTP for everything we send: lookups (authorized fetch), key fetches and deliveries.
 // GETs are signed with Fedify's signRequest() and sent with fetch; deliveries are signed by
@@ -24,6 +25,10 @@ export interface FetchOptions {
   timeoutMs?: number;
   maxRedirects?: number;
   accept?: string;
+  /** Each request sent and its answer are appended here (the lookup's exchange). */
+  trace?: ExchangeRequest[];
+  /** Whom the signer belongs to, for the trace (an actor's id). */
+  signedAs?: string;
 }
 
 export type FetchResult =
@@ -47,28 +52,65 @@ export async function signedGet(
   let current = url;
   for (let hop = 0; hop <= (options.maxRedirects ?? 5); hop++) {
     const check = checkOutgoingUrl(current, options.outgoing.allowPrivate);
-    if (!check.ok) return { ok: false, reason: check.reason };
-    if (visited.has(current)) return { ok: false, reason: `redirect loop at ${current}` };
+    const refusal = !check.ok
+      ? check.reason
+      : visited.has(current)
+        ? `redirect loop at ${current}`
+        : null;
+    if (refusal !== null) {
+      const notSent = { method: "GET" as const, url: current, headers: {}, signedAs: null };
+      options.trace?.push({ ...notSent, answer: null, error: `not sent: ${refusal}` });
+      return { ok: false, reason: refusal };
+    }
     visited.add(current);
     let request = new Request(current, {
       headers: { Accept: options.accept ?? ACCEPT, "User-Agent": USER_AGENT },
       redirect: "manual",
     });
     if (signer) request = await signRequest(request, signer.privateKey, signer.keyId);
+    const sent: ExchangeRequest = {
+      method: "GET",
+      url: current,
+      headers: Object.fromEntries(request.headers),
+      signedAs: signer ? (options.signedAs ?? signer.keyId.href) : null,
+      answer: null,
+    };
+    options.trace?.push(sent);
+    const started = performance.now();
     let response: Awaited<ReturnType<Outgoing["send"]>>;
     try {
       response = await options.outgoing.send(request, null, signal);
     } catch (error) {
-      return failure(current, error, options.timeoutMs);
+      const failed = failure(current, error, options.timeoutMs);
+      sent.error = failed.reason;
+      return failed;
     }
+    const ttfbMs = Math.round(performance.now() - started);
+    const answered = () => {
+      sent.answer = {
+        status: response.status,
+        statusText: response.statusText,
+        headers: Object.fromEntries(
+          ANSWER_HEADERS.flatMap((name) => {
+            const value = response.headers.get(name);
+            return value === null ? [] : [[name, value]];
+          }),
+        ),
+        ttfbMs,
+        totalMs: Math.round(performance.now() - started),
+      };
+    };
     const location = response.headers.get("Location");
     if (response.status >= 300 && response.status < 400 && location) {
       await response.body?.cancel();
       current = new URL(location, current).href;
+      answered();
+      sent.redirectTo = current;
       continue;
     }
     if (!response.ok) {
       const detail = (await readPrefix(response)).slice(0, 200).replace(/\s+/g, " ").trim();
+      answered();
       return {
         ok: false,
         status: response.status,
@@ -76,6 +118,7 @@ export async function signedGet(
       };
     }
     const read = await readLimited(response, MAX_DOCUMENT_BYTES);
+    answered();
     if (!read.ok)
       return { ok: false, status: response.status, reason: `${current}: ${read.reason}` };
     const parsed = parseJsonText(read.text);

@@ -65,6 +65,27 @@ export async function listActors(db: Db, accountId: number): Promise<ActorRow[]>
   return rows.map(toActor);
 }
 
+/**
+ * Live actors of any account (or of `accountId`) whose base URL is not one of `baseUrls`: their
+ * ids and WebFinger answer 404 from this server. At most `limit`, oldest first.
+ */
+export async function listActorsOffBaseUrls(
+  db: Db,
+  baseUrls: string[],
+  options: { accountId?: number; limit?: number } = {},
+): Promise<ActorRow[]> {
+  const served = baseUrls.length > 0 ? baseUrls : [""];
+  const rows = await db.all<RawActor>(
+    `SELECT ${columns} FROM actors
+     WHERE account_id IS NOT NULL AND deleted_at IS NULL
+       AND base_url NOT IN (${served.map(() => "?").join(", ")})
+       ${options.accountId === undefined ? "" : "AND account_id = ?"}
+     ORDER BY created_at, id LIMIT ${Math.max(1, Math.floor(options.limit ?? 1000))}`,
+    [...served, ...(options.accountId === undefined ? [] : [options.accountId])],
+  );
+  return rows.map(toActor);
+}
+
 /** The identifiers (acct: URIs and others) of an actor, primary first. */
 /** `acct:handle@host`, where host carries the port unless it is the scheme's default. */
 export function acctUri(handle: string, baseUrl: string): string {

@@ -9,6 +9,7 @@ export {
   findActorAccounts,
   findActorAccountId,
   listActors,
+  listActorsOffBaseUrls,
   markActorDeleted,
   updateActorRow,
   type ActorRow,

@@ -8,13 +8,16 @@ import { idOf, isObject } from "../activitypub/parse.ts";
 import { signedGet } from "../activitypub/signing.ts";
 import { resolveWithDns } from "../activitypub/pinned-lookup.ts";
 import type { Services } from "../services.ts";
+import { listOurOrigins, isOurHost } from "../activitypub/origins.ts";
 import { findKnownActorOn } from "./host-check.store.ts";
+import { checkWebFinger } from "./host-check-webfinger.ts";
 import type { HostCheck, HostCheckLine, HostCheckStep } from "./host-health.ts";
 import { originOf, readNodeInfo } from "./host-software.ts";
 
-// POST /fe/account/hosts/{host}/check (server.md §11, "Diagnosis"): resolve, connect, NodeInfo,
-// WebFinger of an actor we know there, a signed GET of that actor, a GET of its inbox, in order,
-// stopping at the first that fails; every request passes the private-address rule; 30 s in all.
+// POST /fe/account/hosts/{host}/check (docs/host-check.md): resolve, connect, NodeInfo, a signed
+// GET of an actor we know there, WebFinger of that actor's acct: (its name comes from the
+// document, hence this order), a GET of its inbox, stopping at the first that fails; every
+// request passes the private-address rule; 30 s in all. A host that is this server is said so.
 
 const STEP_MS = 4_500;
 
@@ -56,6 +59,17 @@ export async function checkHost(
     progress(done);
     return outcome.ok;
   };
+  if (isOurHost(services, host)) {
+    const own = listOurOrigins(services).find((o) => new URL(o).host === host.toLowerCase());
+    await run("resolve", async () => ({
+      ok: true,
+      detail: `${host} is this server: ${own} is one of its base URLs`,
+    }));
+    return {
+      steps,
+      verdict: `${host} is this server (${own} is one of its base URLs): its actors are served here, so there is no other host to check.`,
+    };
+  }
   const outgoing = outgoingOf(services);
   const origin = await originOf(services, accountId, host);
   const url = new URL(origin);
@@ -64,6 +78,8 @@ export async function checkHost(
   let addresses: string[] = [];
   let actorId: string | undefined;
   let inbox: string | undefined;
+  let actorDocument: Record<string, unknown> | undefined;
+  let signer: Awaited<ReturnType<typeof signerFor>>;
 
   const passed =
     (await run("resolve", async () => {
@@ -87,53 +103,49 @@ export async function checkHost(
       const found = await readNodeInfo(services, origin);
       if (!found.ok) return { ok: false, detail: found.reason };
       const { name, version } = found.software;
-      return { ok: true, detail: `${name}${version ? ` ${version}` : ""}` };
+      const note = found.note ? ` (${found.note})` : "";
+      return { ok: true, detail: `${name}${version ? ` ${version}` : ""}${note}` };
     })) &&
-    (await run("webfinger", async () => {
+    (await run("actor", async () => {
       actorId = await findKnownActorOn(services.db, accountId, host);
       if (!actorId)
         return { ok: true, skipped: true, detail: `skipped: no actor of ${host} known here` };
-      const resource = `${origin}/.well-known/webfinger?resource=${encodeURIComponent(actorId)}`;
-      const answer = await signedGet(resource, null, {
+      signer = await signerFor(services, accountId);
+      const answer = await signedGet(actorId, signer?.signer ?? null, {
         outgoing,
         timeoutMs: STEP_MS,
-        accept: "application/jrd+json, application/json",
       });
       if (!answer.ok) return { ok: false, detail: answer.reason };
-      const links =
-        isObject(answer.document) && Array.isArray(answer.document.links)
-          ? answer.document.links
-          : [];
-      const self = links.filter(isObject).find((l) => l.rel === "self");
+      if (!isObject(answer.document)) return { ok: false, detail: `${actorId} is no JSON object` };
+      actorDocument = answer.document;
+      inbox = idOf(answer.document.inbox);
+      if (!inbox) return { ok: false, detail: `${actorId} names no inbox` };
       return {
         ok: true,
-        detail: `${actorId}: ${typeof self?.href === "string" ? `self ${self.href}` : "no self link"}`,
+        detail: `${actorId} signed as ${signer?.actorId ?? "nobody"}: inbox ${inbox}`,
       };
     })) &&
-    (await run("actor", async () => {
-      if (!actorId) return { ok: true, skipped: true, detail: "skipped: no actor known" };
-      const as = (await listActors(services.db, accountId)).find((a) => !a.deleted);
-      const signer = as ? await loadSigner(services.db, as.id) : null;
-      const answer = await signedGet(actorId, signer, { outgoing, timeoutMs: STEP_MS });
-      if (!answer.ok) return { ok: false, detail: answer.reason };
-      inbox = isObject(answer.document) ? idOf(answer.document.inbox) : undefined;
-      if (!inbox) return { ok: false, detail: `${actorId} names no inbox` };
-      return { ok: true, detail: `${actorId} signed as ${as?.id ?? "nobody"}: inbox ${inbox}` };
+    (await run("webfinger", async () => {
+      if (!actorId || !actorDocument)
+        return { ok: true, skipped: true, detail: "skipped: no actor known" };
+      return checkWebFinger(outgoing, origin, actorId, actorDocument, STEP_MS);
     })) &&
     (await run("inbox", async () => {
       if (!inbox) return { ok: true, skipped: true, detail: "skipped: no actor known" };
-      const as = (await listActors(services.db, accountId)).find((a) => !a.deleted);
-      const signer = as ? await loadSigner(services.db, as.id) : null;
-      const answer = await signedGet(inbox, signer, {
+      const answer = await signedGet(inbox, signer?.signer ?? null, {
         outgoing,
         timeoutMs: STEP_MS,
         accept: "*/*",
       });
-      // An inbox need not answer GET: 405 says it is there; a JSON answer is not required either.
-      if (answer.ok || answer.status === 405)
-        return { ok: true, detail: `${inbox} answered ${answer.ok ? answer.status : 405}` };
-      if (answer.status !== undefined && answer.status < 400)
+      if (answer.ok || (answer.status !== undefined && answer.status < 400))
         return { ok: true, detail: `${inbox} answered ${answer.status}` };
+      // ActivityPub asks an inbox to take POSTs only: 401 (Mastodon), 404 or 405 to a GET says the
+      // host is there and answering; a 403, a 5xx or no answer at all is a fault.
+      if (answer.status !== undefined && GET_REFUSALS.has(answer.status))
+        return {
+          ok: true,
+          detail: `${inbox} answered ${answer.status} to a GET, which is fine: an inbox need only take POSTs`,
+        };
       return { ok: false, detail: answer.reason };
     }));
 
@@ -148,6 +160,16 @@ export async function checkHost(
             ", ",
           )}${steps.some((s) => s.detail.startsWith("skipped")) ? " (no actor of it known here: WebFinger and the actor's checks skipped)" : ""}.`;
   return { steps, verdict };
+}
+
+/** 401, 404 and 405 to a GET of an inbox: it is there, it just takes POSTs only. */
+const GET_REFUSALS = new Set([401, 404, 405]);
+
+/** The account's first actor and its key: the check's signed GETs go out as it. */
+async function signerFor(services: Services, accountId: number) {
+  const as = (await listActors(services.db, accountId)).find((a) => !a.deleted);
+  const key = as ? await loadSigner(services.db, as.id) : null;
+  return as && key ? { actorId: as.id, signer: key } : undefined;
 }
 
 const capitalise = (text: string) => text[0]!.toUpperCase() + text.slice(1);

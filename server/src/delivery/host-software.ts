@@ -2,6 +2,7 @@ import type { Services } from "../services.ts";
 import { outgoingOf } from "../activitypub/outgoing.ts";
 import { isObject } from "../activitypub/parse.ts";
 import { signedGet } from "../activitypub/signing.ts";
+import { findKnownActorOn } from "./host-check.store.ts";
 import { findHostSoftware, findKnownUrl, saveHostSoftware } from "./attempts.store.ts";
 
 // A remote host's software, from its NodeInfo (server.md §11): read when the host is first
@@ -27,9 +28,11 @@ export async function hostSoftware(
   return found.ok ? found.software : null;
 }
 
-/** The scheme we know the host by (an inbox we delivered to), else https. */
+/** The scheme we know the host by (an inbox we delivered to, else an actor of it we know), else https. */
 export async function originOf(services: Services, accountId: number, host: string) {
-  const url = await findKnownUrl(services.db, accountId, host);
+  const url =
+    (await findKnownUrl(services.db, accountId, host)) ??
+    (await findKnownActorOn(services.db, accountId, host));
   try {
     if (url) return new URL(url).origin;
   } catch {
@@ -39,7 +42,8 @@ export async function originOf(services: Services, accountId: number, host: stri
 }
 
 export type NodeInfoResult =
-  { ok: true; software: { name: string; version: string | null } } | { ok: false; reason: string };
+  | { ok: true; software: { name: string; version: string | null }; note?: string }
+  | { ok: false; reason: string };
 
 /** NodeInfo discovery (/.well-known/nodeinfo) and its document's `software`. */
 export async function readNodeInfo(services: Services, origin: string): Promise<NodeInfoResult> {
@@ -52,14 +56,25 @@ export async function readNodeInfo(services: Services, origin: string): Promise<
   if (!index.ok) return { ok: false, reason: index.reason };
   const links =
     isObject(index.document) && Array.isArray(index.document.links) ? index.document.links : [];
-  const hrefs = links
-    .filter(isObject)
-    .filter(
-      (l) => typeof l.rel === "string" && l.rel.includes("nodeinfo.diaspora.software/ns/schema/"),
-    )
-    .map((l) => ({ rel: String(l.rel), href: l.href }))
-    .filter((l): l is { rel: string; href: string } => typeof l.href === "string")
-    .sort((a, b) => b.rel.localeCompare(a.rel));
+  const schemaLinks = (key: "rel" | "type") =>
+    links
+      .filter(isObject)
+      .map((l) => ({ rel: l[key], href: l.href }))
+      .filter(
+        (l): l is { rel: string; href: string } =>
+          typeof l.rel === "string" &&
+          l.rel.includes("nodeinfo.diaspora.software/ns/schema/") &&
+          typeof l.href === "string",
+      )
+      .sort((a, b) => b.rel.localeCompare(a.rel));
+  let hrefs = schemaLinks("rel");
+  let note: string | undefined;
+  if (hrefs.length === 0) {
+    // cattle_grid 0.5.22 names the schema in `type`: read it, and say so (NodeInfo asks for rel).
+    hrefs = schemaLinks("type");
+    if (hrefs.length > 0)
+      note = `its NodeInfo index names the schema in "type" where NodeInfo asks for "rel"`;
+  }
   if (hrefs.length === 0)
     return { ok: false, reason: `${origin}/.well-known/nodeinfo names no NodeInfo document` };
   const document = await signedGet(new URL(hrefs[0]!.href, origin).href, null, options);
@@ -69,6 +84,7 @@ export async function readNodeInfo(services: Services, origin: string): Promise<
     return { ok: false, reason: `${hrefs[0]!.href} names no software` };
   return {
     ok: true,
+    ...(note ? { note } : {}),
     software: {
       name: software.name,
       version: typeof software.version === "string" ? software.version : null,

@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { describeAccount } from "../accounts/account-info.ts";
 import { actorNameRule, createActorForAccount, handleRule } from "../accounts/create-actor.ts";
+import { findUnservedActors } from "../actors/unserved.ts";
 import type { Services } from "../services.ts";
 import type { FeEnv } from "./auth.ts";
 import { sendDetail } from "./errors.ts";
@@ -20,7 +21,14 @@ const createBody = z.object({
 export function createAccountRoutes(services: Services) {
   return new Hono<FeEnv>()
     .get("/account/info", async (c) => {
-      const info: AccountInfo = await describeAccount(services, c.get("account"));
+      const account = c.get("account");
+      const described = await describeAccount(services, account);
+      const unserved = await findUnservedActors(services.db, services.config.baseUrls, account.id);
+      const info: AccountInfo = {
+        ...described,
+        // Corral's addition, only when there are some: actors on base URLs not served here.
+        ...(unserved.length > 0 ? { actorsNotServed: unserved } : {}),
+      };
       return c.json(info);
     })
     .post("/account/create", async (c) => {

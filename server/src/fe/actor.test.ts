@@ -1,3 +1,4 @@
+import { createServer } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   addAccount,
@@ -47,7 +48,86 @@ describe("POST /fe/actor/lookup", () => {
         raw: null,
         error: `no actor acct:nobody@${host} on this server`,
         kind: "not-found",
+        exchange: {
+          requests: [],
+          note: `acct:nobody@${host} is on this server: answered from its database, no request sent`,
+        },
       });
+    }
+  });
+
+  it("shows the exchange: a WebFinger request, the signed GET as sent, each redirect, each answer with its timings", async () => {
+    const { alice, aliceActor } = await setUp();
+    const remote = await startTestServer();
+    const redirector = createServer((req, res) => {
+      res.writeHead(301, { Location: `${remote.url}${req.url}`, "Cache-Control": "no-store" });
+      res.end();
+    });
+    await new Promise<void>((done) => redirector.listen(0, "127.0.0.1", done));
+    try {
+      await addAccount(remote, "carol");
+      const carol = await addActor(remote, await signIn(remote, "carol"), "carol");
+      const host = new URL(remote.url).host;
+      const response = await fe(server, alice, "/actor/lookup", {
+        body: { actorId: aliceActor.id, uri: `@carol@${host}` },
+      });
+      const body = await response.json();
+      expect(body.raw.id).toBe(carol.id);
+      const [webfinger, actor] = body.exchange.requests;
+      expect(body.exchange.requests).toHaveLength(2);
+      expect(webfinger).toMatchObject({
+        method: "GET",
+        url: `${remote.url}/.well-known/webfinger?resource=${encodeURIComponent(`acct:carol@${host}`)}`,
+        signedAs: null,
+        answer: { status: 200, headers: { "content-type": expect.stringMatching(/jrd\+json/) } },
+      });
+      expect(webfinger.headers.signature).toBeUndefined();
+      expect(actor).toMatchObject({
+        method: "GET",
+        url: carol.id,
+        signedAs: aliceActor.id,
+        headers: {
+          accept: expect.stringContaining("application/activity+json"),
+          date: expect.any(String),
+          signature: expect.stringContaining(`keyId="${aliceActor.id}#main-key"`),
+        },
+        answer: {
+          status: 200,
+          statusText: "OK",
+          headers: { "content-type": expect.stringContaining("application/activity+json") },
+        },
+      });
+      expect(actor.answer.ttfbMs).toBeGreaterThanOrEqual(0);
+      expect(actor.answer.totalMs).toBeGreaterThanOrEqual(actor.answer.ttfbMs);
+
+      // A redirect is its own request, with where it sent the next one.
+      const port = (redirector.address() as { port: number }).port;
+      const moved = await fe(server, alice, "/actor/lookup", {
+        body: {
+          actorId: aliceActor.id,
+          uri: `http://127.0.0.1:${port}${new URL(carol.id).pathname}`,
+        },
+      });
+      const hops = (await moved.json()).exchange.requests;
+      expect(hops.map((h: { url: string }) => h.url)).toEqual([
+        `http://127.0.0.1:${port}${new URL(carol.id).pathname}`,
+        carol.id,
+      ]);
+      expect(hops[0]).toMatchObject({
+        redirectTo: carol.id,
+        answer: { status: 301, headers: { location: carol.id, "cache-control": "no-store" } },
+      });
+      expect(hops[1].headers.signature).toContain(`keyId="${aliceActor.id}#main-key"`);
+      // Never a private key: the actor's private JWK is not in the answer.
+      const keys = await server.services.db.get<{ rsa_private_jwk: string }>(
+        `SELECT rsa_private_jwk FROM actors WHERE id = ?`,
+        [aliceActor.id],
+      );
+      const secret = (JSON.parse(keys!.rsa_private_jwk) as { d: string }).d;
+      expect(JSON.stringify(body) + JSON.stringify(hops)).not.toContain(secret);
+    } finally {
+      redirector.close();
+      await remote.close();
     }
   });
 

@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import { z } from "zod";
+import type { Exchange } from "../activitypub/exchange.ts";
 import { lookupUri } from "../lookup/lookup.ts";
 import { anyMethodBody, findMethod, findOwnActor } from "../methods/index.ts";
 import { acceptTrigger } from "../triggers/index.ts";
@@ -30,12 +31,18 @@ export function createActorRoutes(services: Services) {
       if (!(await findOwnActor(services, c.get("account").id, body.value.actorId)).ok) {
         return sendDetail(c, 400, "actorId is not an actor of this account");
       }
-      const result = await lookupUri(services, {
-        actorId: body.value.actorId,
-        uri: body.value.uri,
-        timeoutMs: timeout === undefined ? undefined : Math.round(timeout * 1000),
-      });
-      return c.json(result);
+      // Corral's addition: what was sent and what came back (docs/lookup-exchange.md).
+      const exchange: Exchange = { requests: [] };
+      const result = await lookupUri(
+        services,
+        {
+          actorId: body.value.actorId,
+          uri: body.value.uri,
+          timeoutMs: timeout === undefined ? undefined : Math.round(timeout * 1000),
+        },
+        exchange,
+      );
+      return c.json({ ...result, exchange });
     })
     .post("/actor/trigger/:method", async (c) => {
       const method = c.req.param("method");

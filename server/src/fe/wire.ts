@@ -7,6 +7,7 @@
 import type { ActivityMinute } from "../events/activity.ts";
 import type { StreamName } from "../events/streams.ts";
 import type { LookupFailure } from "../lookup/failure-kind.ts";
+import type { Exchange } from "../activitypub/exchange.ts";
 import type {
   ActorInformation,
   CreateActorRequest,
@@ -50,7 +51,20 @@ export type SignInRequest = SignInData;
 export type SignInResponse = TokenResponse;
 
 /** `GET /fe/account/info`: every field present (cattle_grid leaves methodInformation optional). */
-export type AccountInfo = InformationResponse & { methodInformation: MethodInformation[] };
+export type AccountInfo = InformationResponse & {
+  methodInformation: MethodInformation[];
+  /** Corral's addition, present when some of the account's actors live on a base URL not served here. */
+  actorsNotServed?: UnservedActor[];
+};
+
+/** An actor on a base URL this server does not serve (docs/unserved-actors.md). */
+export interface UnservedActor {
+  id: string;
+  name: string;
+  baseUrl: string;
+  /** Why its id and WebFinger answer 404 here, and the flag that serves it, in words. */
+  reason: string;
+}
 
 /** A methodInformation entry; `schema` (JSON Schema of the body beside actor) and `example` are Corral's additions. */
 export type MethodInformation = MethodInformationModel & {
@@ -66,7 +80,9 @@ export type ActorDocument = Record<string, unknown> & { id: string; type: string
  * `error` (why it failed), `kind`, `url`, `status` and `seconds` are Corral's additions
  * (lookup/failure-kind.ts).
  */
-export type LookupResult = { raw: Record<string, unknown>; parsed?: ParsedPayload } | LookupFailure;
+export type LookupResult =
+  { raw: Record<string, unknown>; parsed?: ParsedPayload; exchange?: Exchange } | LookupFailure;
+export type { Exchange, ExchangeAnswer, ExchangeRequest } from "../activitypub/exchange.ts";
 export type { LookupFailure, LookupFailureKind } from "../lookup/failure-kind.ts";
 
 /** `POST /fe/actor/trigger/{method}` answers `202 null`, with Corral's header `Corral-Trigger-Id`. */

@@ -5,6 +5,8 @@
 // place, against the phrases activitypub/signing.ts and addresses.ts write (each kind is pinned
 // by a test in lookup.test.ts).
 
+import type { Exchange } from "../activitypub/exchange.ts";
+
 export type LookupFailureKind =
   /** The host name did not resolve (ENOTFOUND, EAI_AGAIN). */
   | "dns"
@@ -35,6 +37,8 @@ export type LookupFailure = {
   url?: string;
   status?: number;
   seconds?: number;
+  /** What was sent and what came back (docs/lookup-exchange.md). */
+  exchange?: Exchange;
 };
 
 /** A fetch failure (reason and, when answered, status) as its kind. */

@@ -7,6 +7,7 @@ import { isOurHost, isOurs } from "../activitypub/origins.ts";
 import { loadLocalDocument } from "./local-documents.ts";
 import { normalizeData } from "../activitypub/muck-out.ts";
 import { signedGet } from "../activitypub/signing.ts";
+import type { Exchange } from "../activitypub/exchange.ts";
 import { isPrivateHost } from "../activitypub/addresses.ts";
 import { kindOfFetchFailure, type LookupFailure, type LookupFailureKind } from "./failure-kind.ts";
 
@@ -23,9 +24,11 @@ const DEFAULT_TIMEOUT_MS = 10_000;
 export async function lookupUri(
   services: Services,
   input: { actorId: string; uri: string; timeoutMs?: number },
+  /** Filled with every request sent, hop by hop, and its answer (the console's "Show exchange"). */
+  exchange: Exchange = { requests: [] },
 ): Promise<LookupResult> {
   try {
-    return await lookup(services, input);
+    return await lookup(services, input, exchange);
   } catch (error) {
     const reason = `lookup of ${input.uri} failed: ${(error as Error).message}`;
     return { raw: null, error: reason, kind: "unreachable" };
@@ -35,7 +38,9 @@ export async function lookupUri(
 async function lookup(
   services: Services,
   input: { actorId: string; uri: string; timeoutMs?: number },
+  exchange: Exchange,
 ): Promise<LookupResult> {
+  const trace = exchange.requests;
   // One deadline for the whole lookup: WebFinger and the fetch share it.
   const deadline = Date.now() + (input.timeoutMs ?? DEFAULT_TIMEOUT_MS);
   const remaining = () => Math.max(1, deadline - Date.now());
@@ -56,19 +61,22 @@ async function lookup(
     const local = await findActorIdByIdentifier(services.db, acct);
     if (local) uri = local;
     // Our own host: the database is the whole truth, and WebFinger advice would mislead.
-    else if (isOurHost(services, handle.host))
+    else if (isOurHost(services, handle.host)) {
+      exchange.note = `${acct} is on this server: answered from its database, no request sent`;
       return { raw: null, error: `no actor ${acct} on this server`, kind: "not-found" };
-    else {
-      const resolved = await resolveHandle(handle, { outgoing, timeoutMs: remaining() });
+    } else {
+      const resolved = await resolveHandle(handle, { outgoing, timeoutMs: remaining(), trace });
       if (!resolved.ok) return fetchFailure(webFingerUrl(handle, outgoing.allowPrivate), resolved);
       uri = resolved.id;
     }
   }
   if (!/^https?:\/\//i.test(uri)) {
     const error = `"${input.uri}" is neither an http(s) URI nor acct:user@host`;
+    exchange.note = "no request sent: the URI is neither http(s) nor acct:";
     return { raw: null, error, kind: "invalid" };
   }
   if (isOurs(services, uri)) {
+    exchange.note = `${uri} is on this server: answered from its database, no request sent`;
     const local = await loadLocalDocument(services, uri, input.actorId);
     if (!local.found) return { ...fetchFailure(uri, localFailure(local.reason)), url: uri };
     return { raw: local.document, parsed: normalizeData(local.document, input.actorId) };
@@ -76,9 +84,15 @@ async function lookup(
   const signer = await loadSigner(services.db, input.actorId);
   if (!signer) {
     const error = `actor ${input.actorId} has no signing key here`;
+    exchange.note = `no request sent: ${error}`;
     return { raw: null, error, kind: "no-key" };
   }
-  const result = await signedGet(uri, signer, { outgoing, timeoutMs: remaining() });
+  const result = await signedGet(uri, signer, {
+    outgoing,
+    timeoutMs: remaining(),
+    trace,
+    signedAs: input.actorId,
+  });
   if (!result.ok) return fetchFailure(uri, result);
   return { raw: result.document, parsed: normalizeData(result.document, input.actorId) };
 }

@@ -249,6 +249,50 @@ describe("the real cattle_grid 0.5.22 and Corral", { timeout: 60_000 }, () => {
   });
 });
 
+describe("Check host against the real cattle_grid 0.5.22", { timeout: 60_000 }, () => {
+  it("passes what it does right and names, in words, the WebFinger fault of its actors", async () => {
+    // An account of its own, so that the one cattle_grid actor it knows is gwen (who writes to it).
+    await addAccount(corral, "doctor");
+    const token = await signIn(corral, "doctor");
+    const doctor = (await addActor(corral, token, "doctor")).id;
+    const gwen = await createCattleGridActor("gwen");
+    expect(gwen.preferredUsername).toBeUndefined();
+    const note = activity(gwen.id, "Create", {
+      to: [doctor],
+      object: { type: "Note", content: "hello, doctor", attributedTo: gwen.id, to: [doctor] },
+    });
+    await cgTrigger("send_message", { actor: gwen.id, data: note });
+    await expect
+      .poll(
+        () =>
+          corral.services.db.get(`SELECT 1 AS seen FROM inbox_seen WHERE sender_id = ?`, [gwen.id]),
+        { timeout: ARRIVAL_MS },
+      )
+      .toBeTruthy();
+
+    const host = new URL(cg.origin).host;
+    const response = await fe(corral, token, `/account/hosts/${host}/check`, { method: "POST" });
+    expect(response.status).toBe(200);
+    const result = (await response.json()) as {
+      steps: Array<{ step: string; ok: boolean; detail: string }>;
+      verdict: string;
+    };
+    expect(result.steps.map((s) => [s.step, s.ok])).toEqual([
+      ["resolve", true],
+      ["connect", true],
+      ["nodeinfo", true],
+      ["actor", true],
+      ["webfinger", false],
+    ]);
+    expect(result.steps[2]!.detail).toBe(
+      'cattle-grid 0.5.22 (its NodeInfo index names the schema in "type" where NodeInfo asks for "rel")',
+    );
+    expect(result.verdict).toBe(
+      `WebFinger failed: ${gwen.id} names no preferredUsername, so there is no acct:NAME@${host} to ask WebFinger for (servers find an actor by that name); it lists acct:gwen@127.0.0.1, which drops the port of ${host}: those name another host.`,
+    );
+  });
+});
+
 // Matches read deep into events freely: one that does not fit simply does not match.
 const fits = (match: (event: Event) => boolean) => (event: Event) => {
   try {

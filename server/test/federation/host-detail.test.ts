@@ -177,6 +177,20 @@ describe("one host, both directions", () => {
     expect(unresolved.lastError).toMatch(/could not be reached: ENOTFOUND/);
   });
 
+  it("reads a host whose NodeInfo index links nothing as software unknown", async () => {
+    const bare = await startRemoteActor();
+    try {
+      bare.serve("/.well-known/nodeinfo", JSON.stringify({ links: [] }));
+      const id = await send(bare.actorId);
+      await recordWhen(id, (r) => r.deliveries[0]?.state === "delivered");
+      const response = await fe(server, token, `/account/hosts/${new URL(bare.base).host}`);
+      expect(response.status).toBe(200);
+      expect((await response.json()).software).toBeNull();
+    } finally {
+      await bare.close();
+    }
+  });
+
   it("answers 404 for a host never heard of", async () => {
     const response = await fe(server, token, "/account/hosts/never.test");
     expect(response.status).toBe(404);
@@ -210,12 +224,114 @@ describe("checking a host", () => {
       ["resolve", true],
       ["connect", true],
       ["nodeinfo", true],
-      ["webfinger", true],
       ["actor", true],
+      ["webfinger", true],
       ["inbox", true],
     ]);
     expect(result.steps[2]!.detail).toBe("testodon 4.2.1");
     expect(result.verdict).toMatch(/passed every step/);
+  });
+
+  it("passes every step on a peer whose WebFinger takes only acct: and whose inbox answers a GET 404", async () => {
+    const peer = await startRemoteActor({ webfinger: true });
+    try {
+      peer.serve("/.well-known/nodeinfo", nodeInfoIndex(peer.base));
+      peer.serve("/nodeinfo/2.1", JSON.stringify({ software: { name: "acctodon" } }));
+      await sendUs(peer);
+      const result = await check(new URL(peer.base).host);
+      expect(result.steps.map((s) => [s.step, s.ok])).toEqual([
+        ["resolve", true],
+        ["connect", true],
+        ["nodeinfo", true],
+        ["actor", true],
+        ["webfinger", true],
+        ["inbox", true],
+      ]);
+      const acct = `acct:remote@${new URL(peer.base).host}`;
+      expect(result.steps[4]!.detail).toBe(`${acct}: self ${peer.actorId}`);
+      expect(
+        peer.requests.some(
+          (r) => r.url === `/.well-known/webfinger?resource=${encodeURIComponent(acct)}`,
+        ),
+      ).toBe(true);
+      expect(result.steps[5]!.detail).toMatch(/answered 404 to a GET, which is fine/);
+      expect(result.verdict).toMatch(/passed every step/);
+    } finally {
+      await peer.close();
+    }
+  });
+
+  it("passes every step on a second Corral, whose inbox answers a GET 405 with Allow: POST", async () => {
+    const second = await startTestServer();
+    try {
+      await addAccount(second, "okpeer");
+      const peerToken = await signIn(second, "okpeer");
+      const okpeer = (await addActor(second, peerToken, "okpeer")).id;
+      const inboxGet = await fetch(`${okpeer}/inbox`);
+      expect(inboxGet.status).toBe(405);
+      expect(inboxGet.headers.get("Allow")).toBe("POST");
+      expect((await fetch(`${second.url}/inbox`)).status).toBe(405);
+      // okpeer writes to us: an actor of that host we know.
+      const sent = await fe(second, peerToken, "/actor/trigger/send_message", {
+        body: {
+          actor: okpeer,
+          data: {
+            "@context": "https://www.w3.org/ns/activitystreams",
+            id: `${okpeer}/activities/${randomUUID()}`,
+            type: "Create",
+            actor: okpeer,
+            to: [actor],
+            object: { type: "Note", content: "hi" },
+          },
+        },
+      });
+      expect(sent.status).toBe(202);
+      const name = new URL(second.url).host;
+      await expect
+        .poll(
+          () =>
+            server.services.db.get(`SELECT 1 AS seen FROM inbox_seen WHERE sender_id = ?`, [
+              okpeer,
+            ]),
+          { timeout: 15_000 },
+        )
+        .toBeTruthy();
+      const result = await check(name);
+      expect(result.steps.map((s) => [s.step, s.ok, s.detail])).toEqual([
+        ["resolve", true, expect.any(String)],
+        ["connect", true, expect.any(String)],
+        ["nodeinfo", true, expect.stringMatching(/^corral/)],
+        ["actor", true, expect.stringContaining(`inbox ${okpeer}/inbox`)],
+        ["webfinger", true, `acct:okpeer@${name}: self ${okpeer}`],
+        ["inbox", true, expect.stringContaining("answered 405 to a GET")],
+      ]);
+      expect(result.verdict).toBe(
+        `${name} passed every step: resolving its name, connecting to it, reading its NodeInfo, the signed GET of its actor, WebFinger, the GET of its inbox.`,
+      );
+    } finally {
+      await second.close();
+    }
+  });
+
+  it("says that this server's own host is this server, even where private addresses are refused", async () => {
+    const guarded = await startTestServer({ allowPrivateAddresses: false });
+    try {
+      await addAccount(guarded, "quick");
+      const own = new URL(guarded.url).host;
+      const result = await check(own, guarded, await signIn(guarded, "quick"));
+      expect(result.steps).toEqual([
+        expect.objectContaining({
+          step: "resolve",
+          ok: true,
+          detail: expect.stringMatching(/is this server/),
+        }),
+      ]);
+      expect(result.verdict).toMatch(
+        new RegExp(`^${own} is this server \\(${guarded.url} is one of its base URLs\\)`),
+      );
+    } finally {
+      await guarded.close();
+    }
   });
 
   it("names the inbox step and its 403 when the inbox answers 403 with an HTML page", async () => {
@@ -313,6 +429,30 @@ describe("checking a host, streamed (Accept: application/x-ndjson)", () => {
     expect(((await response.json()) as { steps: unknown[] }).steps).toHaveLength(2);
   });
 });
+
+/** A NodeInfo index linking to /nodeinfo/2.1 on `base`. */
+function nodeInfoIndex(base: string): string {
+  return JSON.stringify({
+    links: [
+      { rel: "http://nodeinfo.diaspora.software/ns/schema/2.1", href: `${base}/nodeinfo/2.1` },
+    ],
+  });
+}
+
+/** `peer`'s actor sends ours a Note, signed: an actor of its host we know. */
+async function sendUs(peer: RemoteActor) {
+  const body = JSON.stringify({
+    "@context": "https://www.w3.org/ns/activitystreams",
+    id: `${peer.actorId}/activities/${randomUUID()}`,
+    type: "Create",
+    actor: peer.actorId,
+    to: [actor],
+    object: { type: "Note", content: "hello from a peer" },
+  });
+  const signed = await peer.signedPost(`${actor}/inbox`, body);
+  const answer = await fetch(signed.url, { method: "POST", headers: signed.headers, body });
+  expect(answer.status).toBe(202);
+}
 
 /** A port nothing listens on (taken, then freed). */
 async function closedPort(): Promise<number> {

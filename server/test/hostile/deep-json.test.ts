@@ -47,6 +47,9 @@ describe("JSON nested deeper than 256 levels", () => {
       kind: "not-json",
       status: 200,
       url: expect.any(String),
+      exchange: {
+        requests: [expect.objectContaining({ answer: expect.objectContaining({ status: 200 }) })],
+      },
     });
   });
 

@@ -68,6 +68,16 @@ describe("the private-address rule holds for the address actually connected to",
       ),
       kind: "blocked",
       url: remote.actorId,
+      // The exchange shows the request as prepared, and that no answer came: it was never sent.
+      exchange: {
+        requests: [
+          expect.objectContaining({
+            url: remote.actorId,
+            answer: null,
+            error: expect.stringMatching(/^refused private address/),
+          }),
+        ],
+      },
     });
     expect(resolver.asked).toEqual([NAME]);
     expect(remote.requests).toEqual([]);

@@ -47,6 +47,8 @@ export async function startRemoteActor(
     inboxName?: string;
     authorizedFetch?: boolean;
     refuseSigned?: boolean;
+    /** Answers WebFinger as most of the fediverse does: `acct:remote@HOST:PORT` only, else 404. */
+    webfinger?: boolean;
   } = {},
 ): Promise<RemoteActor> {
   const keys = await generateCryptoKeyPair("RSASSA-PKCS1-v1_5");
@@ -70,6 +72,20 @@ export async function startRemoteActor(
       });
       const path = (req.url ?? "/").split("?")[0]!;
       const fixed = req.method === "GET" ? getAnswers.get(path) : undefined;
+      if (!fixed && options.webfinger && path === "/.well-known/webfinger") {
+        const resource = new URL(req.url!, base).searchParams.get("resource");
+        const known = resource === `acct:remote@${new URL(base).host}`;
+        res.writeHead(known ? 200 : 404, { "Content-Type": "application/jrd+json" });
+        res.end(
+          known
+            ? JSON.stringify({
+                subject: resource,
+                links: [{ rel: "self", type: "application/activity+json", href: actorId }],
+              })
+            : "",
+        );
+        return;
+      }
       if (fixed) {
         res.writeHead(fixed.status, fixed.headers);
         res.end(fixed.body);

@@ -54,14 +54,14 @@ describe("deliveries page", () => {
       "Actions",
     ]);
     const failing = cells(table, "mastodon.example");
-    expect(failing[1]).toHaveTextContent(/^failing$/);
+    expect(failing[1]).toHaveTextContent(/^retrying$/);
     expect(failing[2]).toHaveTextContent(formatWhen("2026-11-25T03:00:00Z"));
     expect(failing[3]).toHaveTextContent(formatWhen("2026-11-25T02:59:00Z"));
     expect(formatWhen("2026-11-25T02:59:00Z")).toMatch(/25/);
     expect(failing[4]).toHaveTextContent(/^6Failures per day/); // the count, then the chart's title
     expect(failing[5]).toHaveTextContent(/^4$/);
     const ok = cells(table, "pixelfed.example");
-    expect(ok[1]).toHaveTextContent(/^ok$/);
+    expect(ok[1]).toHaveTextContent(/^delivered$/);
     expect(ok[3]).toHaveTextContent(/^never$/);
   });
 
@@ -168,7 +168,7 @@ describe("deliveries page", () => {
     const { table } = await openDeliveries();
 
     expect(cells(table, "mastodon.example")[1]).toHaveTextContent(
-      `failingsince ${formatWhen("2026-11-20T10:00:00Z")}`,
+      `retryingsince ${formatWhen("2026-11-20T10:00:00Z")}`,
     );
   });
 });

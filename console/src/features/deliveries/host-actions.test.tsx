@@ -91,7 +91,7 @@ describe("deliveries page: per-host actions", () => {
 
     await screen.findByText(/Delivery to mastodon\.example resumed/);
     expect(state.hosts.actions).toEqual([{ host: "mastodon.example", action: "resume" }]);
-    await waitFor(() => expect(cells(table, "mastodon.example")[1]).toHaveTextContent("failing"));
+    await waitFor(() => expect(cells(table, "mastodon.example")[1]).toHaveTextContent("retrying"));
     expect(
       within(row(table, "mastodon.example")).getByRole("button", { name: "Stop delivery" }),
     ).toBeEnabled();

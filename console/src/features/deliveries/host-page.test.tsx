@@ -167,7 +167,7 @@ describe("host page", () => {
     );
     expect(valueOf(inbound, "Last refused")).toBe(formatWhen("2026-11-25T02:00:00Z"));
     const out = screen.getByRole("region", { name: "Outbound (to it)" });
-    expect(valueOf(out, "State")).toBe("failing");
+    expect(valueOf(out, "State")).toBe("held");
     expect(valueOf(out, "Last error")).toBe("HTTP 403 Forbidden");
     expect(valueOf(out, "Waiting")).toBe("4");
     expect(

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useState, type ReactNode } from "react";
+import { fateOfHost, shortReason } from "../../lib/delivery-fate.ts";
 import { HeadedTable } from "../../components/headed-table/headed-table.tsx";
 import {
   Alert,
@@ -123,7 +124,7 @@ export function HostPage() {
               {outbound ? (
                 <>
                   <dt>State</dt>
-                  <dd>{outbound.state}</dd>
+                  <dd>{fateOfHost({ ...outbound, hold: detail.hold })}</dd>
                   <dt>Last delivered</dt>
                   <dd>{formatWhen(outbound.lastSuccessAt)}</dd>
                   <dt>Last failed</dt>
@@ -320,7 +321,7 @@ function Attempts({ detail }: { detail: HostDetail }) {
         Delivery attempts
       </Typography>
       {detail.attempts.length === 0 ? (
-        <Typography>No delivery to {detail.host} was attempted yet.</Typography>
+        <Typography>{describeNoAttempts(detail)}</Typography>
       ) : (
         <HeadedTable
           label="Newest attempts"
@@ -404,4 +405,16 @@ function HostRefusals({ host, round }: { host: string; round: number }) {
       )}
     </Stack>
   );
+}
+
+/**
+ * Why the attempts list is empty, agreeing with the counts beside it: failures that were never
+ * sent (the actor or its inbox could not be found) count as failures but are no attempts.
+ */
+function describeNoAttempts(detail: HostDetail): string {
+  const failures = detail.outbound?.failures7d ?? 0;
+  if (failures === 0) return `No delivery to ${detail.host} was attempted yet.`;
+  const reason = detail.outbound?.lastError ?? detail.lastError;
+  const count = failures === 1 ? "its 1 failure" : `its ${failures} failures`;
+  return `Nothing was sent to ${detail.host}: ${count} in 7 days ${failures === 1 ? "was a delivery" : "were deliveries"} not sent${reason ? `: ${shortReason(reason)}` : ""}.`;
 }

@@ -18,7 +18,8 @@ import {
 } from "@mui/material";
 import { useTheme } from "@mui/material/styles";
 import { Link as RouterLink } from "react-router";
-import type { HostAction, HostHealth, HostState } from "../../lib/host-health.ts";
+import { FATE_COLORS, fateOfHost } from "../../lib/delivery-fate.ts";
+import type { HostAction, HostHealth } from "../../lib/host-health.ts";
 import { FailuresSparkline } from "./failures-sparkline.tsx";
 import { formatWhen } from "./format-when.ts";
 import { describeWork, type HostWork } from "./use-host-actions.ts";
@@ -28,12 +29,6 @@ type Props = {
   working: HostWork | null;
   onStop: (host: string) => void;
   onAct: (host: string, action: HostAction) => void;
-};
-
-const STATE_COLORS: Record<HostState, "success" | "error" | "warning"> = {
-  ok: "success",
-  failing: "error",
-  stopped: "warning",
 };
 
 // Short cells never wrap (no "fail-ing" at 390 px); the container scrolls sideways instead.
@@ -71,7 +66,7 @@ function HostCards({ hosts, working, onStop, onAct }: Props) {
             <Typography sx={{ fontWeight: 600 }}>
               <HostName host={host.host} />
             </Typography>
-            <Chip size="small" label={host.state} color={STATE_COLORS[host.state]} />
+            <Chip size="small" label={fateOfHost(host)} color={FATE_COLORS[fateOfHost(host)]} />
           </Stack>
           <Box
             component="dl"
@@ -142,7 +137,7 @@ function WideHostTable({ hosts, working, onStop, onAct }: Props) {
                 <HostName host={host.host} />
               </TableCell>
               <TableCell>
-                <Chip size="small" label={host.state} color={STATE_COLORS[host.state]} />
+                <Chip size="small" label={fateOfHost(host)} color={FATE_COLORS[fateOfHost(host)]} />
                 {host.state === "failing" && host.failingSince && (
                   <Typography variant="caption" component="div" sx={noWrap}>
                     since {formatWhen(host.failingSince)}

@@ -9,6 +9,7 @@ import { CreateActorPanel } from "./create-actor-panel.tsx";
 import { readHandleRefusal } from "./handle-refusal.ts";
 import { useAccountInfo } from "./use-account-info.ts";
 import { useCreateActor } from "./use-create-actor.ts";
+import { UnservedActors } from "./unserved-actors.tsx";
 
 // The chart, its data and uPlot, and Cattle Drive's doors and clients arrive in their own chunk,
 // after the page itself.
@@ -42,6 +43,7 @@ export function InfoPage() {
 
   return (
     <>
+      <UnservedActors actors={info.actorsNotServed} />
       {info.baseUrls.length > 0 ? (
         <CreateActorPanel
           baseUrls={info.baseUrls}

@@ -5,6 +5,7 @@ import { JsonTree } from "../../components/json-tree/index.ts";
 import { useUserStore } from "../../lib/user-store.ts";
 import { curlLine } from "./curl-line.ts";
 import { LookupComparison } from "./lookup-comparison.tsx";
+import { LookupExchange } from "./lookup-exchange.tsx";
 import { LookupFailure } from "./lookup-failure.tsx";
 import { useLookupHistory } from "./lookup-history.ts";
 import { RecentLookups } from "./recent-lookups.tsx";
@@ -96,7 +97,8 @@ export function LookupPage() {
         })}
       </Box>
       {shownResult && <LookupFailure result={shownResult} />}
-      {shownResult && <JsonTree data={shownResult.data} />}
+      {shownResult && <LookupExchange result={shownResult} />}
+      {shownResult && <JsonTree data={withoutExchange(shownResult.data)} />}
       {pair.length === 2 && (
         <LookupComparison before={pair[0]!} after={pair[1]!} onClose={() => setComparing([])} />
       )}
@@ -108,4 +110,11 @@ export function LookupPage() {
       />
     </>
   );
+}
+
+/** The answer without Corral's `exchange`: that is shown by "Show exchange", not in the tree. */
+function withoutExchange(data: unknown): unknown {
+  if (typeof data !== "object" || data === null || !("exchange" in data)) return data;
+  const { exchange: _exchange, ...rest } = data as Record<string, unknown>;
+  return rest;
 }

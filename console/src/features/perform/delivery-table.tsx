@@ -11,6 +11,7 @@ import {
   TableRow,
   Typography,
 } from "@mui/material";
+import { describeDeliveryFate, inboxOfDelivery } from "../../lib/delivery-fate.ts";
 import { redeliverTrigger } from "../../lib/trigger-client.ts";
 import {
   canRedeliver,
@@ -72,9 +73,10 @@ export function DeliveryTable({ record, onRedelivered }: Props) {
                 <Fragment key={delivery.inbox}>
                   <TableRow>
                     <TableCell sx={{ overflowWrap: "anywhere", minWidth: 160 }}>
-                      {delivery.inbox}
+                      {inboxOfDelivery(delivery) ??
+                        `none found: ${delivery.inbox} could not be read`}
                     </TableCell>
-                    <TableCell>{delivery.state}</TableCell>
+                    <TableCell>{describeDeliveryFate(delivery)}</TableCell>
                     <TableCell>{delivery.status ?? "—"}</TableCell>
                     <TableCell>{delivery.attempts}</TableCell>
                     <TableCell>{delivery.lastError ?? "—"}</TableCell>

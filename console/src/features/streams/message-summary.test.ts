@@ -98,6 +98,9 @@ describe("message summary", () => {
     expect(readDeliveryState(with3(["delivered", "retrying"]))).toBe("retrying");
     expect(readDeliveryState(with3(["delivered", "stopped"]))).toBe("stopped");
     expect(readDeliveryState(with3(["delivered", "failed"]))).toBe("failed");
+    // The words of docs/delivery-fates.md: a refused target was not sent, a queued one is queued.
+    expect(readDeliveryState(with3(["refused"]))).toBe("not sent");
+    expect(readDeliveryState(with3(["delivered", "queued"]))).toBe("queued");
     expect(readDeliveryState({})).toBeNull();
     expect(summarise(message(with3(["delivered"]), "incoming"), {}).delivery).toBeNull();
     expect(summarise(message(with3(["delivered"]), "outgoing"), {}).delivery).toBe("delivered 1/1");

@@ -1,6 +1,7 @@
 // The one line above each message's tree: when it arrived, what it is, who sent it and, for
 // outgoing messages, how its deliveries went when the message says so.
 import { formatHandle } from "../../lib/actor-handles.ts";
+import { fateOfDelivery } from "../../lib/delivery-fate.ts";
 import { readActivity, readEmbeddedObject, typeName } from "../../lib/stream-activity-types.ts";
 import type { StreamMessage } from "../../lib/stream-store.ts";
 
@@ -95,20 +96,22 @@ function describeObject(message: StreamMessage): string | null {
 }
 
 /**
- * "delivered 2/3", "retrying", "stopped" or "failed", from a `deliveries` list (the message's own,
- * or its trigger record's).
+ * An outgoing message's deliveries in the console's words for a fate (lib/delivery-fate.ts):
+ * "retrying", "queued", "stopped", "failed", "not sent" or "delivered 2/3", from a `deliveries`
+ * list (the message's own, or its trigger record's).
  */
 export function readDeliveryState(data: unknown): string | null {
   const deliveries = field(data, "deliveries");
   if (!Array.isArray(deliveries) || deliveries.length === 0) return null;
-  const states = deliveries.map((delivery) => field(delivery, "state"));
-  if (states.includes("retrying") || states.includes("queued")) return "retrying";
+  const fates = deliveries.map((delivery) => fateOfDelivery(String(field(delivery, "state"))));
+  if (fates.includes("retrying")) return "retrying";
+  if (fates.includes("queued")) return "queued";
   // Held by "Stop delivery": neither on its way nor given up.
-  if (states.includes("stopped")) return "stopped";
-  const delivered = states.filter((state) => state === "delivered").length;
-  if (delivered < states.length && states.some((s) => s === "failed" || s === "refused"))
-    return "failed";
-  return `delivered ${delivered}/${states.length}`;
+  if (fates.includes("stopped")) return "stopped";
+  if (fates.includes("failed")) return "failed";
+  if (fates.includes("not sent")) return "not sent";
+  const delivered = fates.filter((fate) => fate === "delivered").length;
+  return `delivered ${delivered}/${fates.length}`;
 }
 
 export function summarise(message: StreamMessage, known: KnownHandles): MessageSummary {
