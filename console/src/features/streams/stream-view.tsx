@@ -230,6 +230,8 @@ export function StreamView({ source }: { source: StreamSource }) {
             knownHandles={knownHandles}
             focusKey={focusKey}
             reveal={reveal}
+            newestFirst={newestFirst}
+            startAtNewest={event === null}
           />
         )}
       </Box>
