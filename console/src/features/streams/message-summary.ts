@@ -3,6 +3,7 @@
 import { formatHandle } from "../../lib/actor-handles.ts";
 import { readActivity, readEmbeddedObject, typeName } from "../../lib/stream-activity-types.ts";
 import type { StreamMessage } from "../../lib/stream-store.ts";
+import { describeError } from "./error-event.ts";
 
 /** Actor id → `@preferredUsername@host`, for actors whose document this browser has seen. */
 export type KnownHandles = Readonly<Record<string, string>>;
@@ -14,6 +15,8 @@ export type MessageSummary = {
   /** The embedded object's type and the start of its text: `Note "Hello Bob, this is…"`. */
   object: string | null;
   delivery: string | null;
+  /** An error event's target host and reason: `no-such-host.invalid: the name does not resolve`. */
+  problem: string | null;
   triggerId: string | null;
 };
 
@@ -119,6 +122,7 @@ export function summarise(message: StreamMessage, known: KnownHandles): MessageS
     who: shortenActor(readActivity(data)?.actor, known, readActorInfo(data)),
     object: describeObject(message),
     delivery: message.stream === "outgoing" ? readDeliveryState(data) : null,
+    problem: message.stream === "error" ? describeError(data) : null,
     triggerId: text(field(data, "trigger_id")),
   };
 }
