@@ -20,7 +20,7 @@ import { useTheme } from "@mui/material/styles";
 import { Link as RouterLink } from "react-router";
 import type { HostAction, HostHealth, HostState } from "../../lib/host-health.ts";
 import { FailuresSparkline } from "./failures-sparkline.tsx";
-import { formatWhen } from "./format-when.ts";
+import { Moment } from "../../components/moment/index.ts";
 import { describeWork, type HostWork } from "./use-host-actions.ts";
 
 type Props = {
@@ -88,7 +88,9 @@ function HostCards({ hosts, working, onStop, onAct }: Props) {
             {host.state === "failing" && host.failingSince && (
               <>
                 <dt>Failing since</dt>
-                <dd>{formatWhen(host.failingSince)}</dd>
+                <dd>
+                  <Moment at={host.failingSince} />
+                </dd>
               </>
             )}
             {host.state !== "ok" && host.lastError && (
@@ -98,9 +100,13 @@ function HostCards({ hosts, working, onStop, onAct }: Props) {
               </>
             )}
             <dt>Last success</dt>
-            <dd>{formatWhen(host.lastSuccessAt)}</dd>
+            <dd>
+              <Moment at={host.lastSuccessAt} />
+            </dd>
             <dt>Last failure</dt>
-            <dd>{formatWhen(host.lastFailureAt)}</dd>
+            <dd>
+              <Moment at={host.lastFailureAt} />
+            </dd>
             <dt>Failures (7 days)</dt>
             <dd>
               <Stack direction="row" spacing={1} sx={{ alignItems: "center" }}>
@@ -145,7 +151,7 @@ function WideHostTable({ hosts, working, onStop, onAct }: Props) {
                 <Chip size="small" label={host.state} color={STATE_COLORS[host.state]} />
                 {host.state === "failing" && host.failingSince && (
                   <Typography variant="caption" component="div" sx={noWrap}>
-                    since {formatWhen(host.failingSince)}
+                    since <Moment at={host.failingSince} />
                   </Typography>
                 )}
                 {host.state !== "ok" && host.lastError && (
@@ -158,8 +164,12 @@ function WideHostTable({ hosts, working, onStop, onAct }: Props) {
                   </Typography>
                 )}
               </TableCell>
-              <TableCell sx={noWrap}>{formatWhen(host.lastSuccessAt)}</TableCell>
-              <TableCell sx={noWrap}>{formatWhen(host.lastFailureAt)}</TableCell>
+              <TableCell sx={noWrap}>
+                <Moment at={host.lastSuccessAt} />
+              </TableCell>
+              <TableCell sx={noWrap}>
+                <Moment at={host.lastFailureAt} />
+              </TableCell>
               <TableCell>
                 <Stack direction="row" spacing={1} sx={{ alignItems: "center" }}>
                   <span>{host.failures7d}</span>

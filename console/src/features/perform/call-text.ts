@@ -1,3 +1,4 @@
+import { formatMoment } from "../../lib/format-moment.ts";
 import type { PerformOutcome } from "../../lib/perform-history-store.ts";
 
 /** One line for what a call's answer said; never "accepted" for an answer that refused. */
@@ -14,8 +15,7 @@ export function describeOutcome(outcome: PerformOutcome): string {
   }
 }
 
-/** A stored ISO time in the reader's locale; an unreadable one as it came. */
+/** A stored ISO time as the console writes moments (lib/format-moment.ts). */
 export function formatTime(iso: string): string {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : date.toLocaleString();
+  return formatMoment(iso);
 }

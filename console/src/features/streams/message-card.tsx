@@ -2,6 +2,7 @@ import { memo, useMemo, useState } from "react";
 import { Link as RouterLink } from "react-router";
 import { Box, Button, Chip, Link, Typography, type SxProps, type Theme } from "@mui/material";
 import { JsonTree } from "../../components/json-tree/index.ts";
+import { Moment } from "../../components/moment/index.ts";
 import type { StreamMessage } from "../../lib/stream-store.ts";
 import { withParsedBody } from "./error-event.ts";
 import { summarise, type KnownHandles, type MessageSummary } from "./message-summary.ts";
@@ -48,6 +49,7 @@ export const MessageCard = memo(function MessageCard({
   const line = (
     <SummaryParts
       summary={summary}
+      receivedAt={message.receivedAt}
       delivery={delivery}
       stream={showStream ? message.stream : null}
     />
@@ -100,10 +102,12 @@ function MessageTree({ data }: { data: unknown }) {
 
 function SummaryParts({
   summary,
+  receivedAt,
   delivery,
   stream,
 }: {
   summary: MessageSummary;
+  receivedAt: number | null;
   delivery: string | null;
   /** The stream's label goes first on "All". */
   stream: StreamMessage["stream"] | null;
@@ -112,7 +116,7 @@ function SummaryParts({
     <>
       {stream && <Chip component="span" size="small" label={STREAM_LABELS[stream]} />}
       <Typography component="span" variant="body2" sx={{ fontFamily: "monospace" }}>
-        {summary.time}
+        {receivedAt === null ? summary.time : <Moment at={receivedAt} />}
       </Typography>
       <Typography component="span" variant="body2" sx={{ fontWeight: 600 }}>
         {summary.type}

@@ -1,6 +1,7 @@
 // The one line above each message's tree: when it arrived, what it is, who sent it and, for
 // outgoing messages, how its deliveries went when the message says so.
 import { formatHandle } from "../../lib/actor-handles.ts";
+import { formatMoment } from "../../lib/format-moment.ts";
 import { readActivity, readEmbeddedObject, typeName } from "../../lib/stream-activity-types.ts";
 import type { StreamMessage } from "../../lib/stream-store.ts";
 import { describeError } from "./error-event.ts";
@@ -28,14 +29,6 @@ function field(value: unknown, key: string): unknown {
 
 function text(value: unknown): string | null {
   return typeof value === "string" && value !== "" ? value : null;
-}
-
-const pad = (n: number) => String(n).padStart(2, "0");
-
-/** Local HH:MM:SS. */
-export function formatClock(ms: number): string {
-  const date = new Date(ms);
-  return `${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}`;
 }
 
 function readType(message: StreamMessage): string {
@@ -117,7 +110,7 @@ export function readDeliveryState(data: unknown): string | null {
 export function summarise(message: StreamMessage, known: KnownHandles): MessageSummary {
   const { data } = message;
   return {
-    time: message.receivedAt === null ? "--:--:--" : formatClock(message.receivedAt),
+    time: message.receivedAt === null ? "--:--:--" : formatMoment(message.receivedAt),
     type: readType(message),
     who: shortenActor(readActivity(data)?.actor, known, readActorInfo(data)),
     object: describeObject(message),
