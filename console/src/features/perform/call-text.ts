@@ -1,4 +1,3 @@
-import { formatMoment } from "../../lib/format-moment.ts";
 import type { PerformOutcome } from "../../lib/perform-history-store.ts";
 
 /** One line for what a call's answer said; never "accepted" for an answer that refused. */
@@ -13,9 +12,4 @@ export function describeOutcome(outcome: PerformOutcome): string {
     case "unreachable":
       return `no answer: ${outcome.reason}`;
   }
-}
-
-/** A stored ISO time as the console writes moments (lib/format-moment.ts). */
-export function formatTime(iso: string): string {
-  return formatMoment(iso);
 }
