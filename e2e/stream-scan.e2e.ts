@@ -127,8 +127,12 @@ test("in a tree, an error line that starts with a URL is text; a value that is o
   expect(await line.count()).toBe(1);
   expect(await line.locator("xpath=ancestor-or-self::a").count()).toBe(0);
   expect(await tree.getByRole("link", { name: new RegExp(`${missing} is`) }).count()).toBe(0);
-  // The message's target is one URL: a link to Lookup.
-  const target = tree.getByRole("link", { name: missing, exact: true });
+  // The message's target is one URL: a link to Lookup (its row: the failed body, shown as JSON,
+  // names the same address in its own rows).
+  const target = tree
+    .locator(".jt-key", { hasText: /^target: $/ })
+    .locator("xpath=..")
+    .getByRole("link", { name: missing, exact: true });
   expect(await target.getAttribute("href")).toBe(`/lookup?uri=${encodeURIComponent(missing)}`);
   await target.click();
   await page.waitForURL((url) => url.pathname === "/lookup");
