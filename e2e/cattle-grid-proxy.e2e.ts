@@ -398,6 +398,13 @@ describe("the console in front of the real cattle_grid", () => {
       await eventually(() => badgeCount(other, "Incoming")).toBeGreaterThan(0);
       await openFromDrawer(other, "Incoming");
       await other.getByText('"performed through cattle_grid"').first().waitFor();
+      // It opens at its newest end: the page's bottom, with nothing to jump to.
+      await eventually(() =>
+        other.evaluate(
+          () => document.documentElement.scrollHeight - (window.scrollY + window.innerHeight),
+        ),
+      ).toBeLessThanOrEqual(48);
+      expect(await other.getByRole("button", { name: /^Jump to newest/ }).count()).toBe(0);
       await openFromDrawer(other, "Outgoing");
       await other.getByText('"hello through cattle_grid"').first().waitFor();
     } finally {

@@ -2,6 +2,7 @@ import { expect, test } from "./harness/fixtures.ts";
 import { badgeCount, eventually, openFromDrawer, signIn } from "./harness/console-ui.ts";
 import { startCorral } from "./harness/corral-server.ts";
 import { signInApi } from "./harness/fe-api.ts";
+import { isInView } from "./harness/in-view.ts";
 import { startUpstreamWithoutIds } from "./harness/upstream-without-ids.ts";
 
 // workbench.md "Streams", Connection: the status region, and the marker a reconnect leaves.
@@ -19,8 +20,9 @@ test("a stopped server shows Reconnecting in N s counting down; after the restar
   await signIn(page, account);
   await openFromDrawer(page, "Error");
   await eventually(() => status(page)).toBe("Connected");
-  await api.trigger("before_stop", { actor });
-  await eventually(() => badgeCount(page, "Error")).toBe(1);
+  // More than a window holds: the replayed messages come below the fold unless the page follows.
+  for (let i = 0; i < 5; i++) await api.trigger(`before_stop_${i}`, { actor });
+  await eventually(() => badgeCount(page, "Error")).toBe(5);
 
   // Held back until the missed messages exist, so the reconnect that follows has them to replay.
   let holdBack = true;
@@ -49,12 +51,20 @@ test("a stopped server shows Reconnecting in N s counting down; after the restar
   await eventually(() => page.getByTestId("stream-marker").innerText()).toBe(
     "Reconnected: 2 missed messages replayed",
   );
-  await eventually(() => badgeCount(page, "Error")).toBe(3);
-  // The marker sits between the message from before and the two replayed ones.
+  await eventually(() => badgeCount(page, "Error")).toBe(7);
+  // The marker sits between the messages from before and the two replayed ones, all in view.
   const order = await page
     .locator('[data-testid="stream-message"], [data-testid="stream-marker"]')
     .evaluateAll((nodes) => nodes.map((node) => node.getAttribute("data-testid")));
-  expect(order).toEqual(["stream-message", "stream-marker", "stream-message", "stream-message"]);
+  expect(order.slice(-4)).toEqual([
+    "stream-message",
+    "stream-marker",
+    "stream-message",
+    "stream-message",
+  ]);
+  await eventually(() => isInView(page.getByTestId("stream-marker"))).toBe(true);
+  const replayed = page.getByTestId("message-summary").filter({ hasText: "while_away_2" });
+  await eventually(() => isInView(replayed)).toBe(true);
 });
 
 test("a stream the server refuses shows Disconnected with the reason, and Reconnect tries again", async ({

@@ -65,7 +65,7 @@ test("a new browser shows the newest retained messages, searches the older ones 
   await expect.poll(() => page.getByText("Nothing to display").count()).toBe(0);
   await eventually(() => messageTrees(page).count()).toBeGreaterThan(0);
   const begins = page.getByTestId("history-begins");
-  await eventually(() => begins.textContent()).toMatch(/^Since \d\d:\d\d:\d\d, \d{4}-\d\d-\d\d$/);
+  await eventually(() => begins.textContent()).toMatch(/^Since \d\d:\d\d:\d\d$/);
   expect(await page.locator("main").textContent()).not.toContain("zebra_method");
 
   // A word only in messages from before the browser connected, counted by the server.

@@ -1,11 +1,6 @@
-/**
- * A stored ISO time in the reader's locale, to the minute (a table of hosts has no room for
- * seconds); none as "never"; an unreadable one as it came.
- */
+import { formatMoment } from "../../lib/format-moment.ts";
+
+/** A stored ISO time as the console writes moments; none as "never". */
 export function formatWhen(iso: string | null): string {
-  if (iso === null) return "never";
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime())
-    ? iso
-    : date.toLocaleString(undefined, { dateStyle: "short", timeStyle: "short" });
+  return iso === null ? "never" : formatMoment(iso);
 }

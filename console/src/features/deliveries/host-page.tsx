@@ -17,7 +17,7 @@ import { Link as RouterLink, useParams } from "react-router";
 import { checkHost, fetchHostDetail } from "../../lib/host-client.ts";
 import { fetchRefusals, reasonLabel, type RefusalEntry } from "../../lib/refusal-client.ts";
 import type { HostCheckStep, HostDetail } from "../../lib/wire-types.ts";
-import { formatWhen } from "./format-when.ts";
+import { Moment } from "../../components/moment/index.ts";
 import { StopDeliveryDialog } from "./stop-delivery-dialog.tsx";
 import { describeWork, useHostActions } from "./use-host-actions.ts";
 
@@ -89,18 +89,22 @@ export function HostPage() {
           </Typography>
           {detail.hold && (
             <Alert severity="warning">
-              Held since {formatWhen(detail.hold.since)}: {detail.hold.reason}.{" "}
+              Held since <Moment at={detail.hold.since} />: {detail.hold.reason}.{" "}
               {detail.hold.nextProbeAt
-                ? `Next probe ${formatWhen(detail.hold.nextProbeAt)}.`
+                ? `Next probe $<Moment at={detail.hold.nextProbeAt} />.`
                 : "No probe planned."}
             </Alert>
           )}
           <Stack direction={{ xs: "column", md: "row" }} spacing={2}>
             <Directions title="Inbound (from it)">
               <dt>Last accepted</dt>
-              <dd>{formatWhen(detail.inbound.lastAcceptedAt)}</dd>
+              <dd>
+                <Moment at={detail.inbound.lastAcceptedAt} />
+              </dd>
               <dt>Last refused</dt>
-              <dd>{formatWhen(detail.inbound.lastRefusedAt)}</dd>
+              <dd>
+                <Moment at={detail.inbound.lastRefusedAt} />
+              </dd>
               <dt>Accepted (7 days)</dt>
               <dd>{detail.inbound.accepted7d}</dd>
               <dt>Refused (7 days)</dt>
@@ -126,9 +130,13 @@ export function HostPage() {
                   <dt>State</dt>
                   <dd>{fateOfHost({ ...outbound, hold: detail.hold })}</dd>
                   <dt>Last delivered</dt>
-                  <dd>{formatWhen(outbound.lastSuccessAt)}</dd>
+                  <dd>
+                    <Moment at={outbound.lastSuccessAt} />
+                  </dd>
                   <dt>Last failed</dt>
-                  <dd>{formatWhen(outbound.lastFailureAt)}</dd>
+                  <dd>
+                    <Moment at={outbound.lastFailureAt} />
+                  </dd>
                   {outbound.lastError && (
                     <>
                       <dt>Last error</dt>
@@ -329,7 +337,9 @@ function Attempts({ detail }: { detail: HostDetail }) {
         >
           {detail.attempts.map((attempt, index) => (
             <TableRow key={index}>
-              <TableCell sx={noWrap}>{formatWhen(attempt.at)}</TableCell>
+              <TableCell sx={noWrap}>
+                <Moment at={attempt.at} />
+              </TableCell>
               <TableCell sx={{ wordBreak: "break-all" }}>{attempt.inbox}</TableCell>
               <TableCell>{attempt.status ?? "none"}</TableCell>
               <TableCell>{attempt.durationMs}</TableCell>
@@ -384,7 +394,9 @@ function HostRefusals({ host, round }: { host: string; round: number }) {
         <HeadedTable label="Newest refusals" titles={["Time", "Reason", "Status", "Activity"]}>
           {rows.map((row) => (
             <TableRow key={row.id}>
-              <TableCell sx={noWrap}>{formatWhen(row.at)}</TableCell>
+              <TableCell sx={noWrap}>
+                <Moment at={row.at} />
+              </TableCell>
               <TableCell>
                 {reasonLabel(row.reason)}: {row.detail}
               </TableCell>

@@ -21,7 +21,7 @@ import { Link as RouterLink } from "react-router";
 import { FATE_COLORS, fateOfHost } from "../../lib/delivery-fate.ts";
 import type { HostAction, HostHealth } from "../../lib/host-health.ts";
 import { FailuresSparkline } from "./failures-sparkline.tsx";
-import { formatWhen } from "./format-when.ts";
+import { Moment } from "../../components/moment/index.ts";
 import { describeWork, type HostWork } from "./use-host-actions.ts";
 
 type Props = {
@@ -83,7 +83,9 @@ function HostCards({ hosts, working, onStop, onAct }: Props) {
             {host.state === "failing" && host.failingSince && (
               <>
                 <dt>Failing since</dt>
-                <dd>{formatWhen(host.failingSince)}</dd>
+                <dd>
+                  <Moment at={host.failingSince} />
+                </dd>
               </>
             )}
             {host.state !== "ok" && host.lastError && (
@@ -93,9 +95,13 @@ function HostCards({ hosts, working, onStop, onAct }: Props) {
               </>
             )}
             <dt>Last success</dt>
-            <dd>{formatWhen(host.lastSuccessAt)}</dd>
+            <dd>
+              <Moment at={host.lastSuccessAt} />
+            </dd>
             <dt>Last failure</dt>
-            <dd>{formatWhen(host.lastFailureAt)}</dd>
+            <dd>
+              <Moment at={host.lastFailureAt} />
+            </dd>
             <dt>Failures (7 days)</dt>
             <dd>
               <Stack direction="row" spacing={1} sx={{ alignItems: "center" }}>
@@ -140,7 +146,7 @@ function WideHostTable({ hosts, working, onStop, onAct }: Props) {
                 <Chip size="small" label={fateOfHost(host)} color={FATE_COLORS[fateOfHost(host)]} />
                 {host.state === "failing" && host.failingSince && (
                   <Typography variant="caption" component="div" sx={noWrap}>
-                    since {formatWhen(host.failingSince)}
+                    since <Moment at={host.failingSince} />
                   </Typography>
                 )}
                 {host.state !== "ok" && host.lastError && (
@@ -153,8 +159,12 @@ function WideHostTable({ hosts, working, onStop, onAct }: Props) {
                   </Typography>
                 )}
               </TableCell>
-              <TableCell sx={noWrap}>{formatWhen(host.lastSuccessAt)}</TableCell>
-              <TableCell sx={noWrap}>{formatWhen(host.lastFailureAt)}</TableCell>
+              <TableCell sx={noWrap}>
+                <Moment at={host.lastSuccessAt} />
+              </TableCell>
+              <TableCell sx={noWrap}>
+                <Moment at={host.lastFailureAt} />
+              </TableCell>
               <TableCell>
                 <Stack direction="row" spacing={1} sx={{ alignItems: "center" }}>
                   <span>{host.failures7d}</span>

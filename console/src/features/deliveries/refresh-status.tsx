@@ -1,11 +1,13 @@
 import { Alert, CircularProgress, Link, Stack, Typography } from "@mui/material";
 import { Link as RouterLink } from "react-router";
+import { Moment } from "../../components/moment/index.ts";
+import { formatMoment } from "../../lib/format-moment.ts";
 import type { HostHealthState } from "./use-host-health.ts";
 
 /** Loading, refreshing, when the numbers were read, and why the latest ask failed. */
 export function RefreshStatus({ health }: { health: HostHealthState }) {
   const { hosts, seenAt, problem, signedOut, fetching, everySeconds } = health;
-  const shown = seenAt && `Showing what was read at ${seenAt.toLocaleTimeString()}. `;
+  const shown = seenAt && `Showing what was read at ${formatMoment(seenAt)}. `;
   return (
     <>
       <Stack direction="row" spacing={1} sx={{ alignItems: "center" }} role="status">
@@ -16,13 +18,20 @@ export function RefreshStatus({ health }: { health: HostHealthState }) {
           />
         )}
         <Typography variant="body2" data-testid="refresh-status">
-          {signedOut
-            ? "Not asking again until you sign in."
-            : seenAt === null
-              ? fetching
-                ? "Loading deliveries…"
-                : `Not read yet; asking again every ${everySeconds} s.`
-              : `Updated ${seenAt.toLocaleTimeString()}; refreshed every ${everySeconds} s while open${fetching ? " (refreshing…)" : ""}.`}
+          {signedOut ? (
+            "Not asking again until you sign in."
+          ) : seenAt === null ? (
+            fetching ? (
+              "Loading deliveries…"
+            ) : (
+              `Not read yet; asking again every ${everySeconds} s.`
+            )
+          ) : (
+            <>
+              Updated <Moment at={seenAt.getTime()} />; refreshed every {everySeconds} s while open
+              {fetching ? " (refreshing…)" : ""}.
+            </>
+          )}
         </Typography>
       </Stack>
       {problem && (

@@ -1,3 +1,4 @@
+import { Moment } from "../../components/moment/index.ts";
 import { Box, Button, LinearProgress, Paper, Typography } from "@mui/material";
 import type { DiffLine } from "./diff-json.ts";
 import type { RecentLookup } from "./lookup-history.ts";
@@ -17,8 +18,8 @@ export function LookupComparison({ before, after, onClose }: ComparisonProps) {
         <Button onClick={onClose}>Close</Button>
       </Box>
       <Typography variant="body2" sx={{ wordBreak: "break-all" }}>
-        From {before.uri} ({new Date(before.at).toLocaleTimeString()}) to {after.uri} (
-        {new Date(after.at).toLocaleTimeString()})
+        From {before.uri} (<Moment at={before.at} />) to {after.uri} (
+        <Moment at={after.at} />)
       </Typography>
       {pending && <LinearProgress aria-label="Comparing" sx={{ my: 1 }} />}
       {diff && diff.lines.length === 0 && <Typography sx={{ mt: 1 }}>No differences</Typography>}

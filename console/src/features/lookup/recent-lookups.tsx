@@ -1,3 +1,4 @@
+import { Moment } from "../../components/moment/index.ts";
 import { Box, Button, List, ListItem, Paper, Typography } from "@mui/material";
 import type { RecentLookup } from "./lookup-history.ts";
 
@@ -40,7 +41,7 @@ export function RecentLookups({ recent, comparing, onRun, onCompare }: RecentLoo
                 {item.uri}
               </Button>
               <Box component="span" sx={{ fontSize: "0.75rem", color: "text.secondary" }}>
-                {new Date(item.at).toLocaleTimeString()}
+                <Moment at={item.at} />
               </Box>
               <Button
                 size="small"

@@ -1,7 +1,7 @@
 import { Box, TableCell, TableRow, Typography } from "@mui/material";
 import { HeadedTable } from "../../components/headed-table/headed-table.tsx";
 import type { TriggerDelivery } from "../../lib/trigger-record.ts";
-import { formatTime } from "./call-text.ts";
+import { Moment } from "../../components/moment/index.ts";
 
 const noWrap = { whiteSpace: "nowrap" } as const;
 
@@ -26,7 +26,9 @@ export function AttemptsTimeline({ delivery }: { delivery: TriggerDelivery }) {
       {log.map((attempt, index) => (
         <TableRow key={index}>
           <TableCell>{index + 1}</TableCell>
-          <TableCell sx={noWrap}>{formatTime(attempt.at)}</TableCell>
+          <TableCell sx={noWrap}>
+            <Moment at={attempt.at} />
+          </TableCell>
           <TableCell>{attempt.status ?? "no answer"}</TableCell>
           <TableCell>{attempt.durationMs}</TableCell>
           <TableCell sx={{ wordBreak: "break-word" }}>{attempt.error ?? ""}</TableCell>

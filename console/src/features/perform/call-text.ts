@@ -13,9 +13,3 @@ export function describeOutcome(outcome: PerformOutcome): string {
       return `no answer: ${outcome.reason}`;
   }
 }
-
-/** A stored ISO time in the reader's locale; an unreadable one as it came. */
-export function formatTime(iso: string): string {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : date.toLocaleString();
-}

@@ -1,4 +1,4 @@
-import { Fragment, useId, useState } from "react";
+import { Fragment, useId, useState, type ReactNode } from "react";
 import {
   Alert,
   Button,
@@ -19,7 +19,7 @@ import {
   type TriggerRecord,
 } from "../../lib/trigger-record.ts";
 import { AttemptsTimeline } from "./attempts-timeline.tsx";
-import { formatTime } from "./call-text.ts";
+import { Moment } from "../../components/moment/index.ts";
 
 type Props = { record: TriggerRecord; onRedelivered: () => void };
 
@@ -122,8 +122,18 @@ export function DeliveryTable({ record, onRedelivered }: Props) {
   );
 }
 
-function describeWhen(delivery: TriggerDelivery): string {
-  if (delivery.deliveredAt) return `delivered ${formatTime(delivery.deliveredAt)}`;
-  if (delivery.nextAttemptAt) return `next attempt ${formatTime(delivery.nextAttemptAt)}`;
+function describeWhen(delivery: TriggerDelivery): ReactNode {
+  if (delivery.deliveredAt)
+    return (
+      <>
+        delivered <Moment at={delivery.deliveredAt} />
+      </>
+    );
+  if (delivery.nextAttemptAt)
+    return (
+      <>
+        next attempt <Moment at={delivery.nextAttemptAt} />
+      </>
+    );
   return "—";
 }

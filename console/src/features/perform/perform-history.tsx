@@ -1,8 +1,9 @@
+import { Moment } from "../../components/moment/index.ts";
 import { Button, Link, List, ListItem, ListItemText, Stack, Typography } from "@mui/material";
 import { Link as RouterLink } from "react-router";
 import { usePerformHistory, type PerformCall } from "../../lib/perform-history-store.ts";
 import type { Actor } from "../../lib/wire-types.ts";
-import { describeOutcome, formatTime } from "./call-text.ts";
+import { describeOutcome } from "./call-text.ts";
 
 type Props = {
   actors: readonly Actor[];
@@ -31,7 +32,11 @@ export function PerformHistory({ actors, onRunAgain, onEdit, busy }: Props) {
             <ListItem key={call.key} divider sx={{ flexWrap: "wrap", columnGap: 1 }}>
               <ListItemText
                 sx={{ minWidth: 200, overflowWrap: "anywhere" }}
-                primary={`${call.method} as ${nameOf(call.body.actor)}, ${formatTime(call.at)}`}
+                primary={
+                  <>
+                    {call.method} as {nameOf(call.body.actor)}, <Moment at={call.at} />
+                  </>
+                }
                 secondary={describeOutcome(call.outcome)}
               />
               <Stack direction="row" spacing={1} sx={{ flexShrink: 0, alignItems: "center" }}>

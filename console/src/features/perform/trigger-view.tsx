@@ -1,9 +1,10 @@
 import { Alert, CircularProgress, Link, Stack, Typography } from "@mui/material";
 import { Link as RouterLink } from "react-router";
+import { Moment } from "../../components/moment/index.ts";
 import { findCallByTrigger, usePerformHistory } from "../../lib/perform-history-store.ts";
 import { summarizeTrigger, type TriggerRecord } from "../../lib/trigger-record.ts";
 import { DeliveryTable } from "./delivery-table.tsx";
-import { describeOutcome, formatTime } from "./call-text.ts";
+import { describeOutcome } from "./call-text.ts";
 import { useTriggerRecord } from "./use-trigger-record.ts";
 
 /** A recorded call, live: its state, one row per recipient inbox, the messages it caused. */
@@ -14,11 +15,17 @@ export function TriggerView({ id }: { id: string }) {
   return (
     <Stack spacing={1}>
       <Typography>
-        {record
-          ? `${record.method} as ${record.actor}, received ${formatTime(record.receivedAt)}`
-          : remembered
-            ? `${remembered.method} as ${remembered.body.actor}, sent ${formatTime(remembered.at)}`
-            : `Call ${id}`}
+        {record ? (
+          <>
+            {record.method} as {record.actor}, received <Moment at={record.receivedAt} />
+          </>
+        ) : remembered ? (
+          <>
+            {remembered.method} as {remembered.body.actor}, sent <Moment at={remembered.at} />
+          </>
+        ) : (
+          `Call ${id}`
+        )}
       </Typography>
       <Stack direction="row" spacing={1} sx={{ alignItems: "center" }}>
         {watching && <CircularProgress size={16} aria-label="Watching the call" />}

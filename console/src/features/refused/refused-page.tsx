@@ -1,3 +1,4 @@
+import { Moment } from "../../components/moment/index.ts";
 import { useEffect, useState } from "react";
 import { HeadedTable } from "../../components/headed-table/headed-table.tsx";
 import {
@@ -187,7 +188,9 @@ function RefusalTable({ rows }: { rows: RefusalEntry[] }) {
         const host = refusalHost(row);
         return (
           <TableRow key={row.id}>
-            <TableCell sx={noWrap}>{formatTime(row.at)}</TableCell>
+            <TableCell sx={noWrap}>
+              <Moment at={row.at} />
+            </TableCell>
             <TableCell>
               {/* An address (no key, no actor) has no host page. */}
               {(row.keyHost ?? row.actorHost) ? (
@@ -229,11 +232,4 @@ function RefusalTable({ rows }: { rows: RefusalEntry[] }) {
       })}
     </HeadedTable>
   );
-}
-
-function formatTime(iso: string): string {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime())
-    ? iso
-    : date.toLocaleString(undefined, { dateStyle: "short", timeStyle: "medium" });
 }

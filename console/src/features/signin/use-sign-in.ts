@@ -1,3 +1,4 @@
+import { formatMoment } from "../../lib/format-moment.ts";
 import { useCallback, useState } from "react";
 import { useNavigate } from "react-router";
 import { callFe, type FeError } from "../../lib/fe-client.ts";
@@ -61,6 +62,6 @@ function describeRefusal(error: FeError): string {
       .map((item: { loc?: unknown[]; msg?: unknown }) => `${item.loc?.at(-1)}: ${item.msg}`)
       .join("; ");
   if (error.retryAfter === undefined) return reason;
-  const at = new Date(Date.now() + error.retryAfter * 1000).toLocaleTimeString();
+  const at = formatMoment(Date.now() + error.retryAfter * 1000);
   return `${reason} (after ${at})`;
 }

@@ -1,13 +1,8 @@
+import { Moment } from "../../components/moment/index.ts";
 import { useEffect } from "react";
 import { Alert, Box, Button, CircularProgress, Typography } from "@mui/material";
 import { useStreamStore, type StreamType } from "../../lib/stream-store.ts";
-import {
-  describeSince,
-  learnReach,
-  loadEarlier,
-  useStreamReach,
-  type StreamReach,
-} from "./server-history.ts";
+import { learnReach, loadEarlier, useStreamReach, type StreamReach } from "./server-history.ts";
 import type { StreamSource } from "./use-live-messages.ts";
 
 function useReachOf(type: StreamType, wanted: boolean) {
@@ -51,7 +46,7 @@ export function HistoryBar({ source }: { source: StreamSource }) {
   const begins = everything
     ? "Everything the server keeps"
     : starts.length > 0
-      ? describeSince(Math.max(...starts))
+      ? Math.max(...starts)
       : null;
   const errors = reaches.map((r) => r.error).filter((e): e is string => e !== null);
   const loadAll = () => {
@@ -76,7 +71,13 @@ export function HistoryBar({ source }: { source: StreamSource }) {
         )}
         {begins && (
           <Typography variant="body2" data-testid="history-begins">
-            {begins}
+            {typeof begins === "number" ? (
+              <>
+                Since <Moment at={begins} />
+              </>
+            ) : (
+              begins
+            )}
           </Typography>
         )}
       </Box>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { StreamMarker } from "../../lib/stream-connection.ts";
 import type { StreamMessage } from "../../lib/stream-store.ts";
-import { buildRows } from "./list-rows.ts";
+import { buildRows, countArrivalsAfter, newestMessageKey } from "./list-rows.ts";
 
 const message = (seq: number, receivedAt: number | null): StreamMessage => ({
   stream: "error",
@@ -32,5 +32,24 @@ describe("buildRows", () => {
   it("keeps a marker with nothing after it at the end, and reverses for newest first", () => {
     const rows = buildRows([message(0, 100)], [{ stream: "error", marker: replayed(300) }], true);
     expect(rows.map((row) => row.key)).toEqual(["error:m300", "error:0"]);
+  });
+});
+
+describe("countArrivalsAfter", () => {
+  const rows = buildRows(
+    [message(0, 100), message(1, 200), message(2, 300), message(3, 400)],
+    [{ stream: "error", marker: replayed(250) }],
+    false,
+  );
+  it("counts the messages on the newest side of the one the view left at, markers aside", () => {
+    expect(newestMessageKey(rows.slice(0, 3), false)).toBe("error:1");
+    expect(countArrivalsAfter(rows, "error:1", false)).toBe(2);
+    const newestFirst = [...rows].reverse();
+    expect(newestMessageKey(newestFirst.slice(2), true)).toBe("error:1");
+    expect(countArrivalsAfter(newestFirst, "error:1", true)).toBe(2);
+  });
+  it("counts none when that message is no longer listed, and every one when none was", () => {
+    expect(countArrivalsAfter(rows, "error:9", false)).toBe(0);
+    expect(countArrivalsAfter(rows, null, false)).toBe(4);
   });
 });

@@ -29,3 +29,27 @@ export function buildRows(
 function markerRow(of: StreamMarkerOf): ListRow {
   return { kind: "marker", key: `${of.stream}:${of.marker.key}`, ...of };
 }
+
+/** The key of the newest message listed (first when newest come first), or null. */
+export function newestMessageKey(rows: readonly ListRow[], newestFirst: boolean): string | null {
+  const newest = newestFirst
+    ? rows.find((row) => row.kind === "message")
+    : rows.findLast((row) => row.kind === "message");
+  return newest?.key ?? null;
+}
+
+/**
+ * How many messages are listed on the newest side of the one with this key ("Jump to newest
+ * (N)"). A key no longer listed (reset, a new search) counts none.
+ */
+export function countArrivalsAfter(
+  rows: readonly ListRow[],
+  key: string | null,
+  newestFirst: boolean,
+): number {
+  if (key === null) return rows.filter((row) => row.kind === "message").length;
+  const index = rows.findIndex((row) => row.key === key);
+  if (index < 0) return 0;
+  const newer = newestFirst ? rows.slice(0, index) : rows.slice(index + 1);
+  return newer.filter((row) => row.kind === "message").length;
+}

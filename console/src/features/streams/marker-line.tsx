@@ -1,6 +1,6 @@
 import { Alert } from "@mui/material";
 import type { StreamMarker } from "../../lib/stream-connection.ts";
-import { formatClock } from "./message-summary.ts";
+import { formatMoment } from "../../lib/format-moment.ts";
 
 export function markerText(marker: StreamMarker): string {
   if (marker.kind === "replayed") return `Reconnected: ${marker.count} missed messages replayed`;
@@ -11,7 +11,7 @@ export function markerText(marker: StreamMarker): string {
 /** When the connection was lost and regained, for the marker's tooltip. */
 function markerSpan(marker: StreamMarker): string | undefined {
   if (marker.kind !== "gap") return undefined;
-  return `Disconnected from ${formatClock(marker.from)} to ${formatClock(marker.to)}`;
+  return `Disconnected from ${formatMoment(marker.from)} to ${formatMoment(marker.to)}`;
 }
 
 /** A reconnect's marker in the list, between the messages before and after it. */

@@ -1,8 +1,10 @@
-import { memo, useState } from "react";
+import { memo, useMemo, useState } from "react";
 import { Link as RouterLink } from "react-router";
 import { Box, Button, Chip, Link, Typography, type SxProps, type Theme } from "@mui/material";
 import { JsonTree } from "../../components/json-tree/index.ts";
+import { Moment } from "../../components/moment/index.ts";
 import type { StreamMessage } from "../../lib/stream-store.ts";
+import { withParsedBody } from "./error-event.ts";
 import { summarise, type KnownHandles, type MessageSummary } from "./message-summary.ts";
 import { STREAM_LABELS } from "./stream-labels.ts";
 import { useOpenInPerform } from "./use-open-in-perform.ts";
@@ -47,6 +49,7 @@ export const MessageCard = memo(function MessageCard({
   const line = (
     <SummaryParts
       summary={summary}
+      receivedAt={message.receivedAt}
       delivery={delivery}
       stream={showStream ? message.stream : null}
     />
@@ -86,17 +89,25 @@ export const MessageCard = memo(function MessageCard({
         )}
         <MessageActions message={message} triggerId={summary.triggerId} compact={compact} />
       </Box>
-      {(!compact || expanded) && <JsonTree data={message.data} />}
+      {(!compact || expanded) && <MessageTree data={message.data} />}
     </div>
   );
 });
 
+/** The message's tree, an error's failed body shown as JSON (the data itself stays as it came). */
+function MessageTree({ data }: { data: unknown }) {
+  const shown = useMemo(() => withParsedBody(data), [data]);
+  return <JsonTree data={shown} />;
+}
+
 function SummaryParts({
   summary,
+  receivedAt,
   delivery,
   stream,
 }: {
   summary: MessageSummary;
+  receivedAt: number | null;
   delivery: string | null;
   /** The stream's label goes first on "All". */
   stream: StreamMessage["stream"] | null;
@@ -105,11 +116,16 @@ function SummaryParts({
     <>
       {stream && <Chip component="span" size="small" label={STREAM_LABELS[stream]} />}
       <Typography component="span" variant="body2" sx={{ fontFamily: "monospace" }}>
-        {summary.time}
+        {receivedAt === null ? summary.time : <Moment at={receivedAt} />}
       </Typography>
       <Typography component="span" variant="body2" sx={{ fontWeight: 600 }}>
         {summary.type}
       </Typography>
+      {summary.problem && (
+        <Typography component="span" variant="body2" data-testid="summary-problem">
+          {`→ ${summary.problem}`}
+        </Typography>
+      )}
       {summary.object && (
         <Typography component="span" variant="body2" data-testid="summary-object">
           {summary.object}

@@ -7,6 +7,7 @@ import {
   type CSSProperties,
   type RefObject,
 } from "react";
+import { Button } from "@mui/material";
 import { useTheme } from "@mui/material/styles";
 import { measureElement, useWindowVirtualizer, type Virtualizer } from "@tanstack/react-virtual";
 import type { ListRow } from "./list-rows.ts";
@@ -14,6 +15,7 @@ import { MarkerLine } from "./marker-line.tsx";
 import { MessageCard } from "./message-card.tsx";
 import type { KnownHandles } from "./message-summary.ts";
 import { STREAM_LABELS } from "./stream-labels.ts";
+import { useFollowNewest } from "./use-follow-newest.ts";
 import "./stream-page.css";
 
 // A typical activity shows about 20 rows; a close estimate means fewer cards mount, then unmount.
@@ -33,6 +35,10 @@ type MessageListProps = {
   focusKey?: string | null;
   /** A row to bring to the top of the screen ("N new"); `at` tells one request from the next. */
   reveal?: { key: string; at: number } | null;
+  /** The rows come newest first: the newest end is the top of the page. */
+  newestFirst?: boolean;
+  /** Opens at the newest end and follows arrivals (not when a link names a message to show). */
+  startAtNewest?: boolean;
 };
 
 // An element without layout (jsdom) measures 0 px; keep the estimate rather than collapse it.
@@ -57,6 +63,8 @@ export function MessageList({
   knownHandles,
   focusKey = null,
   reveal = null,
+  newestFirst = false,
+  startAtNewest = true,
 }: MessageListProps) {
   const listRef = useRef<HTMLDivElement>(null);
   // Compact: the keys of the messages whose tree is open (kept here: cards unmount off screen).
@@ -93,6 +101,7 @@ export function MessageList({
     // Measuring newly mounted items re-renders once per batch instead of once per item.
     useFlushSync: false,
   });
+  const follow = useFollowNewest({ rows, newestFirst, virtualizer, startAtNewest });
   // Scrolled to once per key: arriving messages must not pull the page back to it.
   const scrolledTo = useRef<string | null>(null);
   const focusIndex = focusKey === null ? -1 : rows.findIndex((row) => row.key === focusKey);
@@ -111,54 +120,74 @@ export function MessageList({
     if (revealIndex >= 0) virtualizer.scrollToIndex(revealIndex, { align: "start" });
   }, [reveal, revealIndex, virtualizer]);
   return (
-    <div
-      ref={listRef}
-      style={
-        {
-          height: virtualizer.getTotalSize(),
-          position: "relative",
-          "--stream-message-border": palette.divider,
-          "--stream-message-focus": palette.primary.main,
-          "--stream-message-background": palette.background.paper,
-        } as CSSProperties
-      }
-    >
-      {virtualizer.getVirtualItems().map((item) => {
-        const row = rowAt(item.index);
-        return (
-          <div
-            key={item.key}
-            data-index={item.index}
-            ref={virtualizer.measureElement}
-            style={{
-              position: "absolute",
-              top: 0,
-              left: 0,
-              width: "100%",
-              transform: `translateY(${item.start - scrollMargin}px)`,
-            }}
-          >
-            {row.kind === "marker" ? (
-              <MarkerLine
-                marker={row.marker}
-                label={showStream ? STREAM_LABELS[row.stream] : undefined}
-              />
-            ) : (
-              <MessageCard
-                message={row.message}
-                compact={compact}
-                expanded={expanded.has(row.key)}
-                onToggle={toggle}
-                rowKey={row.key}
-                showStream={showStream}
-                knownHandles={knownHandles}
-                focused={row.key === focusKey}
-              />
-            )}
-          </div>
-        );
-      })}
-    </div>
+    <>
+      {!follow.following && (
+        <Button
+          variant="contained"
+          onClick={follow.jumpToNewest}
+          sx={{
+            position: "fixed",
+            bottom: 24,
+            left: "50%",
+            transform: "translateX(-50%)",
+            zIndex: (theme) => theme.zIndex.appBar,
+          }}
+        >
+          {follow.arrivals > 0 ? `Jump to newest (${follow.arrivals})` : "Jump to newest"}
+        </Button>
+      )}
+      <div
+        ref={listRef}
+        style={
+          {
+            height: virtualizer.getTotalSize(),
+            position: "relative",
+            // The view is held still here (use-follow-newest.ts), not by the browser's scroll
+            // anchoring, which would move it a second time.
+            overflowAnchor: "none",
+            "--stream-message-border": palette.divider,
+            "--stream-message-focus": palette.primary.main,
+            "--stream-message-background": palette.background.paper,
+          } as CSSProperties
+        }
+      >
+        {virtualizer.getVirtualItems().map((item) => {
+          const row = rowAt(item.index);
+          return (
+            <div
+              key={item.key}
+              data-index={item.index}
+              ref={virtualizer.measureElement}
+              style={{
+                position: "absolute",
+                top: 0,
+                left: 0,
+                width: "100%",
+                transform: `translateY(${item.start - scrollMargin}px)`,
+              }}
+            >
+              {row.kind === "marker" ? (
+                <MarkerLine
+                  marker={row.marker}
+                  label={showStream ? STREAM_LABELS[row.stream] : undefined}
+                />
+              ) : (
+                <MessageCard
+                  message={row.message}
+                  compact={compact}
+                  expanded={expanded.has(row.key)}
+                  onToggle={toggle}
+                  rowKey={row.key}
+                  showStream={showStream}
+                  knownHandles={knownHandles}
+                  focused={row.key === focusKey}
+                />
+              )}
+            </div>
+          );
+        })}
+      </div>
+    </>
   );
 }
 

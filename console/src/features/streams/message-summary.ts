@@ -2,8 +2,10 @@
 // outgoing messages, how its deliveries went when the message says so.
 import { formatHandle } from "../../lib/actor-handles.ts";
 import { fateOfDelivery } from "../../lib/delivery-fate.ts";
+import { formatMoment } from "../../lib/format-moment.ts";
 import { readActivity, readEmbeddedObject, typeName } from "../../lib/stream-activity-types.ts";
 import type { StreamMessage } from "../../lib/stream-store.ts";
+import { describeError } from "./error-event.ts";
 
 /** Actor id → `@preferredUsername@host`, for actors whose document this browser has seen. */
 export type KnownHandles = Readonly<Record<string, string>>;
@@ -15,6 +17,8 @@ export type MessageSummary = {
   /** The embedded object's type and the start of its text: `Note "Hello Bob, this is…"`. */
   object: string | null;
   delivery: string | null;
+  /** An error event's target host and reason: `no-such-host.invalid: the name does not resolve`. */
+  problem: string | null;
   triggerId: string | null;
 };
 
@@ -26,14 +30,6 @@ function field(value: unknown, key: string): unknown {
 
 function text(value: unknown): string | null {
   return typeof value === "string" && value !== "" ? value : null;
-}
-
-const pad = (n: number) => String(n).padStart(2, "0");
-
-/** Local HH:MM:SS. */
-export function formatClock(ms: number): string {
-  const date = new Date(ms);
-  return `${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}`;
 }
 
 function readType(message: StreamMessage): string {
@@ -117,11 +113,12 @@ export function readDeliveryState(data: unknown): string | null {
 export function summarise(message: StreamMessage, known: KnownHandles): MessageSummary {
   const { data } = message;
   return {
-    time: message.receivedAt === null ? "--:--:--" : formatClock(message.receivedAt),
+    time: message.receivedAt === null ? "--:--:--" : formatMoment(message.receivedAt),
     type: readType(message),
     who: shortenActor(readActivity(data)?.actor, known, readActorInfo(data)),
     object: describeObject(message),
     delivery: message.stream === "outgoing" ? readDeliveryState(data) : null,
+    problem: message.stream === "error" ? describeError(data) : null,
     triggerId: text(field(data, "trigger_id")),
   };
 }

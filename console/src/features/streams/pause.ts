@@ -8,7 +8,17 @@ import type { StreamMessage, StreamType } from "../../lib/stream-store.ts";
 /** The last seq of each stream among the listed messages: the pause's dividing line. */
 export type PauseMarks = ReadonlyMap<StreamType, number>;
 
-export type PauseHold = { marks: PauseMarks; frozen: readonly StreamMessage[] };
+/**
+ * What was held at the pause, and where new ones begin: by seq for held messages, by the server's
+ * id (each stream's newest held then) for what a search of the server answers, by the time of the
+ * pause for a stream that held nothing with an id.
+ */
+export type PauseHold = {
+  marks: PauseMarks;
+  frozen: readonly StreamMessage[];
+  ids: PauseMarks;
+  at: number;
+};
 
 export function marksAt(messages: readonly StreamMessage[]): PauseMarks {
   const marks = new Map<StreamType, number>();
@@ -19,8 +29,21 @@ export function marksAt(messages: readonly StreamMessage[]): PauseMarks {
 }
 
 /** Pausing now: the messages as they are, and where new ones begin. */
-export function holdAt(messages: readonly StreamMessage[]): PauseHold {
-  return { marks: marksAt(messages), frozen: messages };
+export function holdAt(messages: readonly StreamMessage[], at = Date.now()): PauseHold {
+  const ids = new Map<StreamType, number>();
+  for (const message of messages) {
+    if (message.id === null) continue;
+    ids.set(message.stream, Math.max(ids.get(message.stream) ?? -1, Number(message.id)));
+  }
+  return { marks: marksAt(messages), frozen: messages, ids, at };
+}
+
+/** Whether a message the server's search answered (known by its id) arrived after the pause. */
+export function isRetainedNewSince(message: StreamMessage, hold: PauseHold): boolean {
+  if (message.id === null) return false;
+  const newest = hold.ids.get(message.stream);
+  if (newest !== undefined) return Number(message.id) > newest;
+  return (message.receivedAt ?? -Infinity) > hold.at;
 }
 
 export function isNewSince(message: StreamMessage, marks: PauseMarks): boolean {

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { eventQueryString, readEvents } from "../../lib/event-history.ts";
 import type { StreamMessage } from "../../lib/stream-store.ts";
-import { describeSince } from "./server-history.ts";
 import { countRetained, toMessages, unionByEvent, withinRange } from "./use-server-search.ts";
 
 function held(id: string | null, receivedAt: number, seq = Number(id)): StreamMessage {
@@ -9,12 +8,6 @@ function held(id: string | null, receivedAt: number, seq = Number(id)): StreamMe
 }
 
 describe("the server's retained events in the console", () => {
-  it("says where the list begins as 'Since HH:MM:SS, yyyy-MM-dd' in local time", () => {
-    expect(describeSince(new Date(2026, 10, 26, 9, 5, 7).getTime())).toBe(
-      "Since 09:05:07, 2026-11-26",
-    );
-  });
-
   it("asks with the server's query names, times as ISO, the text trimmed", () => {
     const query = eventQueryString({ text: " Zebra ", since: 0, before: "12", limit: 500 });
     expect(Object.fromEntries(new URLSearchParams(query))).toEqual({

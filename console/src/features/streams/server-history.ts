@@ -124,15 +124,3 @@ export async function learnReach(type: StreamType): Promise<void> {
   if (getStreamReach(type).reachedStart === null)
     update(type, { reachedStart: page.events.length === 0 });
 }
-
-function pad(n: number, width = 2): string {
-  return String(n).padStart(width, "0");
-}
-
-/** "Since HH:MM:SS, yyyy-MM-dd" in local time. */
-export function describeSince(at: number): string {
-  const d = new Date(at);
-  const time = `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
-  const date = `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
-  return `Since ${time}, ${date}`;
-}

@@ -39,18 +39,21 @@ export function StreamView({ source }: { source: StreamSource }) {
     () => ({ since: readLocalTime(from), until: readLocalTime(to) }),
     [from, to],
   );
-  const pause = usePause(live.messages);
   const liveRef = useRef(live.messages);
   liveRef.current = live.messages;
   // Held messages that match the text and range; with the server's matches (everything it keeps)
   // once it answered; then the type filter.
+  // Paused, the list stays as it was under a search too: what the server answers from after the
+  // pause waits behind "N new" with the rest.
+  const server = useServerSearch(source, search, range);
+  const pause = usePause(live.messages, server.matches);
   const held = useMemo(() => withinRange(pause.listed, range), [pause.listed, range]);
   const query = useMemo(() => ({ text: search, activityType: "" }), [search]);
   const local = useMessageQuery(held, query);
-  const server = useServerSearch(source, search, range);
+  const serverMatches = pause.retainedListed;
   const matches = useMemo(
-    () => (server.matches ? unionByEvent(server.matches, local.shown) : local.shown),
-    [server.matches, local.shown],
+    () => (serverMatches ? unionByEvent(serverMatches, local.shown) : local.shown),
+    [serverMatches, local.shown],
   );
   const shown = useMemo(
     () => (chosen === "" ? matches : matches.filter((m) => m.activityType === chosen)),
@@ -230,6 +233,8 @@ export function StreamView({ source }: { source: StreamSource }) {
             knownHandles={knownHandles}
             focusKey={focusKey}
             reveal={reveal}
+            newestFirst={newestFirst}
+            startAtNewest={event === null}
           />
         )}
       </Box>

@@ -47,3 +47,27 @@ describe("usePause at the retention limit", () => {
     expect(result.current.newCount).toBe(2);
   });
 });
+
+describe("usePause under a search of the server", () => {
+  const retained = (id: number): StreamMessage => ({
+    ...message(id),
+    seq: Number.MIN_SAFE_INTEGER + id,
+  });
+  it("lists only the server's matches from before the pause and counts the later ones as new, each once", () => {
+    const { result, rerender } = renderHook(({ live, answer }) => usePause(live, answer), {
+      initialProps: {
+        live: window_(0, 3),
+        answer: null as readonly StreamMessage[] | null,
+      },
+    });
+    act(() => result.current.toggle());
+    // Two arrive (held live too); the search answered after them finds them, one older match
+    // this browser never held, and one newer that only the server has.
+    const answer = [retained(1), retained(3), retained(4), retained(5)];
+    rerender({ live: window_(0, 5), answer });
+    expect(result.current.retainedListed).toEqual([retained(1)]);
+    expect(result.current.newCount).toBe(3);
+    act(() => result.current.toggle());
+    expect(result.current.retainedListed).toBe(answer);
+  });
+});

@@ -1,13 +1,42 @@
 import { useCallback, useMemo, useRef, useState } from "react";
 import type { StreamMessage } from "../../lib/stream-store.ts";
-import { countNew, firstNew, holdAt, type PauseHold } from "./pause.ts";
+import {
+  countNew,
+  firstNew,
+  holdAt,
+  isNewSince,
+  isRetainedNewSince,
+  type PauseHold,
+} from "./pause.ts";
 
-/** Pause state over the live messages: what to list, and how many wait behind "N new". */
-export function usePause(live: readonly StreamMessage[]) {
+/**
+ * Pause state over the live messages and a search's answer from the server (`retained`, null
+ * without one): what to list, and how many wait behind "N new". Paused, the server's matches that
+ * arrived after the pause wait behind "N new" too, counted once with the live ones.
+ */
+export function usePause(
+  live: readonly StreamMessage[],
+  retained: readonly StreamMessage[] | null = null,
+) {
   const [hold, setHold] = useState<PauseHold | null>(null);
   const liveRef = useRef(live);
   liveRef.current = live;
-  const newCount = useMemo(() => (hold ? countNew(live, hold.marks) : 0), [hold, live]);
+  const retainedListed = useMemo(
+    () => (hold && retained ? retained.filter((m) => !isRetainedNewSince(m, hold)) : retained),
+    [hold, retained],
+  );
+  const newCount = useMemo(() => {
+    if (!hold) return 0;
+    let count = countNew(live, hold.marks);
+    if (!retained) return count;
+    const liveNew = new Set<string>();
+    for (const message of live)
+      if (isNewSince(message, hold.marks)) liveNew.add(`${message.stream}:${message.id}`);
+    for (const message of retained)
+      if (isRetainedNewSince(message, hold) && !liveNew.has(`${message.stream}:${message.id}`))
+        count++;
+    return count;
+  }, [hold, live, retained]);
   const toggle = useCallback(
     () => setHold((current) => (current ? null : holdAt(liveRef.current))),
     [],
@@ -26,6 +55,8 @@ export function usePause(live: readonly StreamMessage[]) {
   return {
     paused: hold !== null,
     listed: hold ? hold.frozen : live,
+    /** The server's matches to list: paused, those from before the pause. */
+    retainedListed,
     newCount,
     toggle,
     resumeToNew,

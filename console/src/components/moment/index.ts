@@ -1,0 +1,1 @@
+export { Moment } from "./moment.tsx";
