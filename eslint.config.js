@@ -17,6 +17,7 @@ const domain = [
   "accounts",
   "activitypub",
   "actors",
+  "broker",
   "delivery",
   "events",
   "follows",
@@ -25,6 +26,7 @@ const domain = [
   "methods",
   "objects",
   "receive",
+  "recording",
 ];
 const layerZones = [
   { target: "./fe", from: "./federation", message: "fe/ and federation/ never import each other." },

@@ -9,6 +9,7 @@
 //                                            //   URL; `corral serve --upstream ${cg.origin}` for
 //                                            //   proxy mode
 //   cg.appUrl                                // http://127.0.0.1:PORT: uvicorn itself (openapi.json)
+//   cg.amqpUrl                               // its RabbitMQ vhost (`--upstream-amqp`)
 //   await cg.createAccount("alice", "alice-password");   // its own CLI, an --admin account
 //                                            //   (≈ 5 s each: a Python start-up; run several at once)
 //   const token = await cg.signIn("alice", "alice-password");   // POST /fe/signin
@@ -49,6 +50,8 @@ export interface CattleGrid {
   origin: string;
   /** uvicorn itself, bypassing nginx (its OpenAPI document is at /openapi.json). */
   appUrl: string;
+  /** Its RabbitMQ vhost, as `amqp://guest:guest@127.0.0.1:5672/VHOST` (its events on amq.topic). */
+  amqpUrl: string;
   /** `python -m cattle_grid account new NAME PASSWORD --admin` (names: ^[a-zA-Z0-9_]{1,16}$). */
   createAccount(name: string, password: string): Promise<void>;
   /** POST /fe/signin; the bearer token. */
@@ -145,6 +148,7 @@ export async function startCattleGrid(): Promise<CattleGrid> {
     return {
       origin,
       appUrl,
+      amqpUrl: amqpUrl(name),
       async createAccount(account, password) {
         await execFileAsync(
           python,
@@ -189,7 +193,7 @@ export async function startCattleGrid(): Promise<CattleGrid> {
 function cattleGridToml(input: { dbUrl: string; vhost: string; origin: string }): string {
   return [
     `db_url = ${JSON.stringify(input.dbUrl)}`,
-    `amqp_url = ${JSON.stringify(`amqp://guest:guest@127.0.0.1:5672/${input.vhost}`)}`,
+    `amqp_url = ${JSON.stringify(amqpUrl(input.vhost))}`,
     // One process: the web app and its message processor.
     `processor_in_app = true`,
     ``,
@@ -205,6 +209,8 @@ function cattleGridToml(input: { dbUrl: string; vhost: string; origin: string })
     ``,
   ].join("\n");
 }
+
+const amqpUrl = (vhost: string) => `amqp://guest:guest@127.0.0.1:5672/${vhost}`;
 
 async function createDatabase(adminUrl: string, name: string): Promise<string> {
   const admin = postgres(adminUrl, { max: 1, connect_timeout: 5, onnotice: () => {} });

@@ -84,6 +84,14 @@ export const settings = {
     default: "none",
     meaning: "proxy mode: serve the console and forward /fe/* to a cattle_grid at URL",
   },
+  upstreamAmqp: {
+    flag: "--upstream-amqp",
+    value: "URL",
+    env: "CORRAL_UPSTREAM_AMQP",
+    default: "none",
+    meaning:
+      "proxy mode: record every account's events from that cattle_grid's RabbitMQ (amqp://USER:PASS@HOST:PORT/VHOST) into --database",
+  },
   metrics: {
     flag: "--metrics",
     env: "CORRAL_METRICS",

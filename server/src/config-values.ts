@@ -60,6 +60,16 @@ export const httpUrl = z.string().transform((value, ctx) => {
   return url.href.replace(/\/+$/, "");
 });
 
+export const amqpUrl = z.string().transform((value, ctx) => {
+  const url = parseUrl(value, ctx);
+  if (!url) return z.NEVER;
+  if (!/^amqps?:$/.test(url.protocol)) {
+    ctx.addIssue({ code: "custom", message: "must be an amqp:// or amqps:// URL" });
+    return z.NEVER;
+  }
+  return value;
+});
+
 export const logFormat = z.enum(["text", "json"], { error: "must be text or json" });
 
 const logLevels = ["trace", "debug", "info", "warning", "error", "fatal"] as const;

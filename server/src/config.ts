@@ -14,6 +14,7 @@ import {
   type SettingName,
 } from "./config-settings.ts";
 import {
+  amqpUrl,
   databaseUrl,
   httpUrl,
   logFormat,
@@ -44,6 +45,8 @@ export interface Config {
   /** PostgreSQL pool size of this process. */
   dbPool: number;
   upstream: string | null;
+  /** Proxy mode: the upstream's RabbitMQ, whose account events are recorded (docs/proxy-history.md). */
+  upstreamAmqp: string | null;
   /** Serve GET /metrics (Prometheus text format). */
   metrics: boolean;
   logFormat: "text" | "json";
@@ -82,6 +85,7 @@ const schema = z.object({
   role,
   dbPool: poolSize,
   upstream: httpUrl.nullable(),
+  upstreamAmqp: amqpUrl.nullable(),
   metrics: z.boolean(),
   logFormat,
   logLevel,
@@ -100,6 +104,7 @@ const defaults = {
   role: "all",
   dbPool: 10,
   upstream: null,
+  upstreamAmqp: null,
   metrics: false,
   logFormat: "text",
   logLevel: "info",
@@ -160,6 +165,11 @@ export function parseConfig(
   if (result.success && result.data.role !== "all" && result.data.database.startsWith("sqlite:")) {
     problems.push(
       `--role ${result.data.role}: a sqlite: database is served by one process (--role all); separate web and worker processes need --database postgres://…`,
+    );
+  }
+  if (result.success && result.data.upstreamAmqp && !result.data.upstream) {
+    problems.push(
+      "--upstream-amqp: records a cattle_grid's events in proxy mode: give --upstream too",
     );
   }
   if (!result.success || problems.length > 0) {

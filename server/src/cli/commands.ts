@@ -44,6 +44,7 @@ export const commands: Record<"serve" | "account" | "lookup", CommandSpec> = {
       "role",
       "dbPool",
       "upstream",
+      "upstreamAmqp",
       "metrics",
       "logFormat",
       "logLevel",

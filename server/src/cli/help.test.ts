@@ -13,6 +13,7 @@ const serveOptions = [
   ["--role ROLE", "default: all; env: CORRAL_ROLE"],
   ["--db-pool N", "default: 10; env: CORRAL_DB_POOL"],
   ["--upstream URL", "default: none; env: CORRAL_UPSTREAM"],
+  ["--upstream-amqp URL", "default: none; env: CORRAL_UPSTREAM_AMQP"],
 ];
 
 /** The help line of `flag` and the line under it (default and variable). */
