@@ -85,18 +85,29 @@ export function connectBroker(options: BrokerOptions): BrokerConnection {
       });
       if (closed) return void opened.close().catch(() => {});
       const channel = await opened.createChannel();
+      // The connection's error (the broker's reason) may come after the channel's close: the
+      // drop is reported once both had their turn, with the best reason seen.
       let dropped = false;
-      const onDrop = (error?: Error) => {
+      let reason: string | null = null;
+      const onError = (error: Error) => {
+        reason ??= describe(error);
+      };
+      const onClose = () => {
         if (dropped) return;
         dropped = true;
-        if (model === opened) model = null;
-        opened?.close().catch(() => {});
-        scheduleRetry(error?.message ? `connection lost: ${error.message}` : "connection lost");
+        setImmediate(() => {
+          if (model === opened) model = null;
+          opened?.close().catch(() => {});
+          scheduleRetry(`connection lost: ${reason ?? "closed"}`);
+        });
       };
-      opened.on("error", (error: Error) => onDrop(error));
-      opened.on("close", (error?: Error) => onDrop(error));
-      channel.on("error", (error: Error) => onDrop(error));
-      channel.on("close", () => onDrop(new Error("the channel closed")));
+      opened.on("error", onError);
+      opened.on("close", (error?: Error) => {
+        if (error) onError(error);
+        onClose();
+      });
+      channel.on("error", onError);
+      channel.on("close", onClose);
       await options.setup(channel);
       model = opened;
       state.connected = true;
@@ -133,10 +144,15 @@ export function connectBroker(options: BrokerOptions): BrokerConnection {
   };
 }
 
+/** The broker's own words where it gave some ("NOT_ALLOWED - access to vhost 'v' refused …"). */
 function describe(error: unknown): string {
   const e = error as NodeJS.ErrnoException;
   if (e.code === "ECONNREFUSED") return "connection refused";
-  if (/ACCESS[-_]REFUSED|403/.test(e.message ?? "")) return "login refused (user or password)";
-  if (/NOT_ALLOWED|530/.test(e.message ?? "")) return "vhost not found or not allowed";
-  return e.message || String(error);
+  const message = e.message || String(error);
+  // amqplib 2.3.1 drops the broker's words when it refuses the vhost (seen on RabbitMQ 3).
+  if (message.includes("Expected ConnectionOpenOk; got <ConnectionClose"))
+    return "the broker refused the vhost (it does not exist, or this user may not use it)";
+  const broker = /\b([A-Z_]{3,} - [^"]+)/.exec(message)?.[1];
+  if (broker?.startsWith("ACCESS_REFUSED")) return `login refused (user or password): ${broker}`;
+  return broker ?? message;
 }

@@ -3,15 +3,19 @@
 // database) and answers /fe/account/events for the signed-in account only. Corral runs as
 // `corral serve` in a child process so that it can be killed outright while Notes flow.
 
+import { execFile } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import amqp from "amqplib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startCattleGrid, type CattleGrid } from "../../../test-peers/cattle-grid.ts";
+import { checkPrerequisites, thisMachine } from "../../../test-peers/prerequisites.ts";
 import { serveProcess, type ServerProcess } from "../serve-process.ts";
 
+const execFileAsync = promisify(execFile);
 const AS = "https://www.w3.org/ns/activitystreams";
 const NOTES = 30;
 
@@ -132,10 +136,63 @@ describe("recording cattle_grid's events from its broker", { timeout: 180_000 },
   });
 });
 
-async function startCorral(): Promise<ServerProcess> {
+describe("a broker connection that drops", { timeout: 180_000 }, () => {
+  it("says so in /readyz and the log, connects again with backoff, and loses nothing", async () => {
+    // A RabbitMQ user of its own, so that only Corral's connection is dropped and refused.
+    const vhost = new URL(cg.amqpUrl).pathname.slice(1);
+    const user = `corral_${randomUUID().slice(0, 8)}`;
+    await rabbit("add_user", user, "recorder-password");
+    try {
+      const allow = () => rabbit("set_permissions", "-p", vhost, user, ".*", ".*", ".*");
+      await allow();
+      await corral!.kill();
+      const url = new URL(cg.amqpUrl);
+      url.username = user;
+      url.password = "recorder-password";
+      corral = await startCorral(url.href);
+      const before = await noteIds("bob", "incoming");
+
+      await rabbit("clear_permissions", "-p", vhost, user);
+      const connections = (await rabbit("list_connections", "pid", "user"))
+        .split("\n")
+        .filter((line) => line.trim().endsWith(`\t${user}`) || line.trim().endsWith(` ${user}`))
+        .map((line) => line.trim().split(/\s+/)[0]!);
+      expect(connections.length).toBeGreaterThan(0);
+      for (const pid of connections) await rabbit("close_connection", pid, "test drop");
+
+      await waitFor(async () => (await fetch(`${corral!.url}/readyz`)).status === 503, "503");
+      const reason = await (await fetch(`${corral!.url}/readyz`)).text();
+      expect(reason).toMatch(/^not recording: the broker connection is down \(.+\)/);
+      const sent = await sendNote(NOTES + 2);
+      await waitFor(async () => /connecting again in \d+ ms/.test(corral!.stderr()), "a log line");
+      await waitFor(
+        async () => corral!.stderr().includes("the broker refused the vhost (it does not exist"),
+        "the broker's reason in the log",
+      );
+      expect(corral!.stderr()).toMatch(/CONNECTION_FORCED - test drop/);
+      expect(corral!.stderr()).not.toContain("recorder-password");
+
+      await allow();
+      await waitFor(async () => (await fetch(`${corral!.url}/readyz`)).status === 200, "200");
+      await waitFor(async () => (await noteIds("bob", "incoming")).includes(sent), "the Note");
+      const after = await noteIds("bob", "incoming");
+      expect(after.length).toBe(before.length + 1);
+    } finally {
+      await rabbit("delete_user", user).catch(() => {});
+    }
+  });
+});
+
+async function rabbit(...args: string[]): Promise<string> {
+  const { rabbitmqctl } = await checkPrerequisites(thisMachine());
+  const { stdout } = await execFileAsync(rabbitmqctl, ["--quiet", ...args], { timeout: 60_000 });
+  return stdout;
+}
+
+async function startCorral(amqpUrl = cg.amqpUrl): Promise<ServerProcess> {
   const started = await serveProcess(
     database,
-    ...["--upstream", cg.origin, "--upstream-amqp", cg.amqpUrl],
+    ...["--upstream", cg.origin, "--upstream-amqp", amqpUrl],
   );
   await waitFor(
     async () => (await fetch(`${started.url}/readyz`)).status === 200,
