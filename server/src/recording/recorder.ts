@@ -90,14 +90,71 @@ export function startRecorder(input: {
     return id;
   };
 
-  const store = async (parsed: Parsed) => {
-    const id = await accountId(parsed.account);
-    if (parsed.upstreamId !== undefined) {
-      const known = await storedUpstreamIds(db, id, [parsed.upstreamId]);
-      if (known.has(parsed.upstreamId)) return false;
+  // Messages are stored in the order they arrive: those of one turn of the event loop go
+  // together (one look-up of stored ids per account), and their appends are queued in order
+  // (the event log stores each stream's in groups, events/event-log.ts) before the next batch's.
+  type Pending = { channel: Channel; message: ConsumeMessage; parsed: Parsed };
+  let batch: Pending[] = [];
+  let flushing: Promise<void> = Promise.resolve();
+
+  const settle = (channel: Channel, message: ConsumeMessage, ack: boolean) => {
+    try {
+      if (ack) channel.ack(message);
+      else channel.nack(message, false, true);
+    } catch {
+      // The channel is gone: the broker delivers the message again on the next connection.
     }
-    await events.append(id, parsed.stream, parsed.data, { upstreamId: parsed.upstreamId });
-    return true;
+  };
+
+  const flush = async (items: Pending[]) => {
+    const byAccount = new Map<string, Pending[]>();
+    for (const item of items) {
+      const list = byAccount.get(item.parsed.account) ?? [];
+      list.push(item);
+      byAccount.set(item.parsed.account, list);
+    }
+    const known = new Map<string, { id: number; stored: Set<string> }>();
+    try {
+      for (const [name, list] of byAccount) {
+        const id = await accountId(name);
+        const ids = list.flatMap((item) => item.parsed.upstreamId ?? []);
+        const stored = new Set<string>();
+        for (let i = 0; i < ids.length; i += 500)
+          for (const found of await storedUpstreamIds(db, id, ids.slice(i, i + 500)))
+            stored.add(found);
+        known.set(name, { id, stored });
+      }
+    } catch (error) {
+      log.error("reading what is recorded already failed: {error}", {
+        error: (error as Error).message,
+      });
+      for (const item of items) settle(item.channel, item.message, false);
+      return;
+    }
+    for (const { channel, message, parsed } of items) {
+      const { id, stored } = known.get(parsed.account)!;
+      const upstreamId = parsed.upstreamId;
+      if (upstreamId !== undefined && stored.has(upstreamId)) {
+        settle(channel, message, true);
+        continue;
+      }
+      if (upstreamId !== undefined) stored.add(upstreamId);
+      // Acknowledged once committed; the next batch does not wait for the commit, only for
+      // these appends to be queued.
+      void events.append(id, parsed.stream, parsed.data, { upstreamId }).then(
+        () => {
+          recorded += 1;
+          settle(channel, message, true);
+        },
+        (error: Error) => {
+          log.error("storing an event of {account} from the broker failed: {error}", {
+            account: parsed.account,
+            error: error.message,
+          });
+          settle(channel, message, false);
+        },
+      );
+    }
   };
 
   const onMessage = (channel: Channel, message: ConsumeMessage) => {
@@ -106,32 +163,18 @@ export function startRecorder(input: {
       message.content,
       message.properties.messageId,
     );
-    const settle = (ack: boolean) => {
-      try {
-        if (ack) channel.ack(message);
-        else channel.nack(message, false, true);
-      } catch {
-        // The channel is gone: the broker delivers the message again on the next connection.
-      }
-    };
     if (typeof parsed === "string") {
       dropped += 1;
       log.warning("not recorded: {reason}", { reason: parsed });
-      return settle(true);
+      return settle(channel, message, true);
     }
-    store(parsed).then(
-      (stored) => {
-        if (stored) recorded += 1;
-        settle(true);
-      },
-      (error: Error) => {
-        log.error("storing an event of {account} from the broker failed: {error}", {
-          account: parsed.account,
-          error: error.message,
-        });
-        settle(false);
-      },
-    );
+    batch.push({ channel, message, parsed });
+    if (batch.length > 1) return;
+    setImmediate(() => {
+      const items = batch;
+      batch = [];
+      flushing = flushing.then(() => flush(items));
+    });
   };
 
   const broker: BrokerConnection = connectBroker({
