@@ -97,18 +97,14 @@ export async function appendEvents(
   });
 }
 
-/** Which of `ids` (upstream ids) the account's events already hold. */
-export async function storedUpstreamIds(
-  db: Db,
-  accountId: number,
-  ids: readonly string[],
-): Promise<Set<string>> {
+/** Which of `ids` (upstream ids) are stored, as `accountId upstreamId` pairs (one space). */
+export async function storedUpstreamIds(db: Db, ids: readonly string[]): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
-  const rows = await db.all<{ upstream_id: string }>(
-    `SELECT upstream_id FROM events WHERE account_id = ? AND upstream_id IN (${ids.map(() => "?").join(", ")})`,
-    [accountId, ...ids],
+  const rows = await db.all<{ account_id: number | bigint; upstream_id: string }>(
+    `SELECT account_id, upstream_id FROM events WHERE upstream_id IN (${ids.map(() => "?").join(", ")})`,
+    [...ids],
   );
-  return new Set(rows.map((row) => row.upstream_id));
+  return new Set(rows.map((row) => `${Number(row.account_id)} ${row.upstream_id}`));
 }
 
 /** Deletes the stream's events numbered `upTo` and below; returns how many. */

@@ -331,7 +331,8 @@ const migrations: Migration[] = [
     id: 12,
     sql: () => [
       `ALTER TABLE events ADD COLUMN upstream_id TEXT`,
-      `CREATE UNIQUE INDEX events_upstream ON events(account_id, upstream_id) WHERE upstream_id IS NOT NULL`,
+      // Upstream ids first: a batch's ids of all accounts are looked up in one query.
+      `CREATE UNIQUE INDEX events_upstream ON events(upstream_id, account_id) WHERE upstream_id IS NOT NULL`,
     ],
   },
 ];

@@ -107,23 +107,17 @@ export function startRecorder(input: {
   };
 
   const flush = async (items: Pending[]) => {
-    const byAccount = new Map<string, Pending[]>();
-    for (const item of items) {
-      const list = byAccount.get(item.parsed.account) ?? [];
-      list.push(item);
-      byAccount.set(item.parsed.account, list);
-    }
-    const known = new Map<string, { id: number; stored: Set<string> }>();
+    const ids = new Map<string, number>();
+    const stored = new Set<string>();
     try {
-      for (const [name, list] of byAccount) {
-        const id = await accountId(name);
-        const ids = list.flatMap((item) => item.parsed.upstreamId ?? []);
-        const stored = new Set<string>();
-        for (let i = 0; i < ids.length; i += 500)
-          for (const found of await storedUpstreamIds(db, id, ids.slice(i, i + 500)))
-            stored.add(found);
-        known.set(name, { id, stored });
+      for (const item of items) {
+        const name = item.parsed.account;
+        if (!ids.has(name)) ids.set(name, await accountId(name));
       }
+      const upstreamIds = [...new Set(items.flatMap((item) => item.parsed.upstreamId ?? []))];
+      for (let i = 0; i < upstreamIds.length; i += 500)
+        for (const pair of await storedUpstreamIds(db, upstreamIds.slice(i, i + 500)))
+          stored.add(pair);
     } catch (error) {
       log.error("reading what is recorded already failed: {error}", {
         error: (error as Error).message,
@@ -132,13 +126,14 @@ export function startRecorder(input: {
       return;
     }
     for (const { channel, message, parsed } of items) {
-      const { id, stored } = known.get(parsed.account)!;
+      const id = ids.get(parsed.account)!;
       const upstreamId = parsed.upstreamId;
-      if (upstreamId !== undefined && stored.has(upstreamId)) {
+      const pair = `${id} ${upstreamId}`;
+      if (upstreamId !== undefined && stored.has(pair)) {
         settle(channel, message, true);
         continue;
       }
-      if (upstreamId !== undefined) stored.add(upstreamId);
+      if (upstreamId !== undefined) stored.add(pair);
       // Acknowledged once committed; the next batch does not wait for the commit, only for
       // these appends to be queued.
       void events.append(id, parsed.stream, parsed.data, { upstreamId }).then(
