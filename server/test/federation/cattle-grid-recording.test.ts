@@ -122,6 +122,14 @@ describe("recording cattle_grid's events from its broker", { timeout: 180_000 },
     expect((await history("bob", "incoming", "limit=500")).length).toBe(before + 2);
   });
 
+  it("records what comes after a kill -9 and restart of cattle_grid", async () => {
+    await cg.kill();
+    await cg.start();
+    const sent = await sendNote(NOTES + 3);
+    await waitFor(async () => (await noteIds("bob", "incoming")).includes(sent), "the Note");
+    expect((await fetch(`${corral!.url}/readyz`)).status).toBe(200);
+  });
+
   it("says in /readyz and the info answer that it records", async () => {
     const ready = await fetch(`${corral!.url}/readyz`);
     expect(ready.status).toBe(200);
