@@ -13,6 +13,7 @@ import { loadavg } from "node:os";
 import { parseArgs, promisify } from "node:util";
 import amqp from "amqplib";
 import postgres from "postgres";
+import { format } from "prettier";
 import { DatabaseSync } from "node:sqlite";
 import { checkPrerequisites, thisMachine } from "../test-peers/prerequisites.ts";
 import { createTestDatabase } from "../server/test/db/postgres-test-database.ts";
@@ -185,7 +186,11 @@ const file = new URL(
   `results/recording-${new Date().toISOString().replace(/[:.]/g, "-")}.json`,
   import.meta.url,
 );
-writeFileSync(file, JSON.stringify({ loadAverageAtStart, results }, null, 2) + "\n");
+// Formatted as prettier would: `npm run check` reads bench/results too.
+writeFileSync(
+  file,
+  await format(JSON.stringify({ loadAverageAtStart, results }), { parser: "json" }),
+);
 console.log(`saved ${file.pathname}`);
 if (results.some((r) => !r.steady.keptUp)) process.exit(1);
 process.exit(0);
