@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { startCattleGrid, type CattleGrid } from "../test-peers/cattle-grid.ts";
 import { launchChromium } from "./harness/chromium.ts";
@@ -46,6 +46,22 @@ async function bobsIncoming(): Promise<Recorded[]> {
   });
   expect(response.status).toBe(200);
   return ((await response.json()) as { events: Recorded[] }).events;
+}
+
+/**
+ * Signs in through the sign-in page; says what the page showed when that did not work (cattle_grid
+ * has answered 401 to a token it had just given, seen in cattle-grid-proxy.e2e.ts).
+ */
+async function signInAs(page: Page, account: { name: string; password: string }) {
+  try {
+    await signIn(page, account);
+  } catch (error) {
+    const shown = await page
+      .locator("body")
+      .innerText()
+      .catch(() => "(nothing)");
+    throw new Error(`sign-in of ${account.name} at ${page.url()}: ${String(error)}\n${shown}`);
+  }
 }
 
 async function newPage(): Promise<Page> {
@@ -108,8 +124,12 @@ beforeAll(async () => {
   recorded = await bobsIncoming();
 }, 600_000);
 
+// Each test is a new browser; the one before is gone (its streams closed).
+afterEach(async () => {
+  for (const context of contexts.splice(0)) await context.close();
+});
+
 afterAll(async () => {
-  for (const context of contexts) await context.close();
   await browser?.close();
   await proxy?.dispose();
   await cattleGrid?.stop();
@@ -118,7 +138,7 @@ afterAll(async () => {
 describe("a new browser in front of cattle_grid, with Corral recording its events", () => {
   it("shows the newest page, finds the first Note by a server search and reaches it by Load earlier", async () => {
     const page = await newPage();
-    await signIn(page, bob);
+    await signInAs(page, bob);
     await page
       .getByText(/^History: Corral records every event of this account from cattle_grid's RabbitMQ/)
       .waitFor();
@@ -146,7 +166,7 @@ describe("a new browser in front of cattle_grid, with Corral recording its event
 
   it("narrows to the first 30 by From and To", async () => {
     const page = await newPage();
-    await signIn(page, bob);
+    await signInAs(page, bob);
     await openFromDrawer(page, "Incoming");
     await eventually(() => badgeCount(page, "Incoming")).toBe(100);
     const oldest = recorded.at(-1)!;
@@ -158,7 +178,7 @@ describe("a new browser in front of cattle_grid, with Corral recording its event
 
   it("opens the first Note by its id", async () => {
     const page = await newPage();
-    await signIn(page, bob);
+    await signInAs(page, bob);
     const first = firstNote();
     await page.goto(`/stream/incoming?event=${first.id}`);
     const marked = page.locator('[data-testid="stream-message"][aria-current="true"]');
@@ -168,7 +188,7 @@ describe("a new browser in front of cattle_grid, with Corral recording its event
 
   it("never shows bob's events to alice", async () => {
     const page = await newPage();
-    await signIn(page, alice);
+    await signInAs(page, alice);
     await openFromDrawer(page, "Outgoing");
     await eventually(() => badgeCount(page, "Outgoing")).toBe(100);
     expect(await badgeCount(page, "Incoming")).toBe(0);
