@@ -20,20 +20,27 @@ import { startRecorder, type Recorder } from "./recorder.ts";
 
 const execFileAsync = promisify(execFile);
 let rabbitmqctl: string;
-let vhost: string;
 let amqpUrl: string;
+let refusingUrl: string;
+const vhosts: string[] = [];
 const postgresDatabases: TestDatabase[] = [];
+
+/** A vhost of its own: the recorder's queue name is fixed. */
+async function freshVhost(): Promise<string> {
+  const vhost = `corral_recorder_${randomBytes(5).toString("hex")}`;
+  await rabbit("add_vhost", vhost);
+  vhosts.push(vhost);
+  await rabbit("set_permissions", "-p", vhost, "guest", ".*", ".*", ".*");
+  return `amqp://guest:guest@127.0.0.1:5672/${vhost}`;
+}
 
 beforeAll(async () => {
   ({ rabbitmqctl } = await checkPrerequisites(thisMachine()));
-  vhost = `corral_recorder_${randomBytes(5).toString("hex")}`;
-  await rabbit("add_vhost", vhost);
-  await rabbit("set_permissions", "-p", vhost, "guest", ".*", ".*", ".*");
-  amqpUrl = `amqp://guest:guest@127.0.0.1:5672/${vhost}`;
+  [amqpUrl, refusingUrl] = await Promise.all([freshVhost(), freshVhost()]);
 }, 120_000);
 
 afterAll(async () => {
-  await rabbit("delete_vhost", vhost).catch(() => {});
+  for (const vhost of vhosts) await rabbit("delete_vhost", vhost).catch(() => {});
   await Promise.all(postgresDatabases.map((database) => database.drop()));
 }, 120_000);
 
@@ -115,5 +122,42 @@ describe.each(Object.keys(dialects) as (keyof typeof dialects)[])("recorder on %
     expect(benEvents.length).toBeGreaterThanOrEqual(5);
     expect(benEvents.length).toBeLessThan(12);
     expect(JSON.parse(benEvents[0]!.data).data.raw.id).toBe("http://cg.test/a/111");
+  });
+});
+
+describe("a message whose event the database refuses", () => {
+  it("is not acknowledged: it waits in the queue and is stored once the database takes it", async () => {
+    const opened = await openDatabase(await dialects.sqlite());
+    // A real refusal of the database: a trigger that aborts the insert of one account's events.
+    await opened.db.run(
+      `CREATE TRIGGER refuse_cy BEFORE INSERT ON events WHEN NEW.data LIKE '%refused-account%'
+       BEGIN SELECT RAISE(ABORT, 'refused by the test'); END`,
+    );
+    const events = createEventLog(opened.db, createMemoryBus(), { cap: 100 });
+    const recorder = startRecorder({ url: refusingUrl, db: opened.db, events, retryMs: 100 });
+    try {
+      await recorder.whenConnected();
+      const connection = await amqp.connect(refusingUrl);
+      const channel = await connection.createConfirmChannel();
+      const event = combined("cy", "incoming", randomUUID(), 1);
+      const body = { ...event.body, actor: "http://cg.test/actor/refused-account" };
+      channel.publish("amq.topic", event.key, Buffer.from(JSON.stringify(body)));
+      const other = combined("dee", "incoming", randomUUID(), 2);
+      channel.publish("amq.topic", other.key, Buffer.from(JSON.stringify(other.body)));
+      await channel.waitForConfirms();
+      await connection.close();
+      // The other account's event is stored; this one is tried again and again, never dropped.
+      await expect.poll(() => recorder.status().recorded, { timeout: 30_000 }).toBe(1);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(recorder.status().recorded).toBe(1);
+      await opened.db.run(`DROP TRIGGER refuse_cy`);
+      await expect.poll(() => recorder.status().recorded, { timeout: 30_000 }).toBe(2);
+      const cy = (await findAccountByName(opened.db, "cy"))!;
+      const stored = await readHistory(opened.db, cy.id, streamNames, { limit: 500 }, {});
+      expect(stored.events.map((e) => JSON.parse(e.data))).toEqual([body]);
+    } finally {
+      await recorder.close();
+      await opened.db.close();
+    }
   });
 });

@@ -74,7 +74,10 @@ export function startRecorder(input: {
   /** Backoff bounds of the broker connection (tests shorten them). */
   minDelayMs?: number;
   maxDelayMs?: number;
+  /** How long a message that could not be stored waits before it goes back to the queue. */
+  retryMs?: number;
 }): Recorder {
+  const retryMs = input.retryMs ?? 1000;
   const { db, events } = input;
   const accounts = new Map<string, Promise<number>>();
   let recorded = 0;
@@ -98,12 +101,18 @@ export function startRecorder(input: {
   let flushing: Promise<void> = Promise.resolve();
 
   const settle = (channel: Channel, message: ConsumeMessage, ack: boolean) => {
-    try {
-      if (ack) channel.ack(message);
-      else channel.nack(message, false, true);
-    } catch {
-      // The channel is gone: the broker delivers the message again on the next connection.
-    }
+    const send = () => {
+      try {
+        if (ack) channel.ack(message);
+        else channel.nack(message, false, true);
+      } catch {
+        // The channel is gone: the broker delivers the message again on the next connection.
+      }
+    };
+    // A message that could not be stored goes back to the queue after a pause: at once, a
+    // database that refuses every write would have it delivered again and again without end.
+    if (ack) send();
+    else setTimeout(send, retryMs).unref();
   };
 
   const flush = async (items: Pending[]) => {
