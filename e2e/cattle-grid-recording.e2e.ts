@@ -60,7 +60,9 @@ async function signInAs(page: Page, account: { name: string; password: string })
       .locator("body")
       .innerText()
       .catch(() => "(nothing)");
-    throw new Error(`sign-in of ${account.name} at ${page.url()}: ${String(error)}\n${shown}`);
+    throw new Error(`sign-in of ${account.name} at ${page.url()}: ${String(error)}\n${shown}`, {
+      cause: error,
+    });
   }
 }
 
