@@ -20,6 +20,7 @@ const domain = [
   "activitypub",
   "actors",
   "cattle-drive",
+  "broker",
   "delivery",
   "events",
   "follows",
@@ -28,6 +29,7 @@ const domain = [
   "methods",
   "objects",
   "receive",
+  "recording",
 ];
 const layerZones = [
   { target: "./fe", from: "./federation", message: "fe/ and federation/ never import each other." },

@@ -34,6 +34,11 @@ const steps = [
     ["bench/cattle-drive.bench.ts"],
   ],
   [
+    "recording cattle_grid's events from its broker, 1,000/s (SQLite and PostgreSQL; issue 36)",
+    "node",
+    ["bench/recording.bench.ts"],
+  ],
+  [
     "refusal record's cost to the inbox, paired with a copy without it (issue 28)",
     "node",
     ["bench/refusal-record.bench.ts"],

@@ -9,6 +9,7 @@
 //                                            //   URL; `corral serve --upstream ${cg.origin}` for
 //                                            //   proxy mode
 //   cg.appUrl                                // http://127.0.0.1:PORT: uvicorn itself (openapi.json)
+//   cg.amqpUrl                               // its RabbitMQ vhost (`--upstream-amqp`)
 //   await cg.createAccount("alice", "alice-password");   // its own CLI, an --admin account
 //                                            //   (≈ 5 s each: a Python start-up; run several at once)
 //   const token = await cg.signIn("alice", "alice-password");   // POST /fe/signin
@@ -51,6 +52,8 @@ export interface CattleGrid {
   appUrl: string;
   /** Its RabbitMQ vhost (Cattle Drive clients connect to amqp://…@127.0.0.1:5672/VHOST). */
   vhost: string;
+  /** Its RabbitMQ vhost, as `amqp://guest:guest@127.0.0.1:5672/VHOST` (its events on amq.topic). */
+  amqpUrl: string;
   /** `python -m cattle_grid account new NAME PASSWORD --admin` (names: ^[a-zA-Z0-9_]{1,16}$). */
   createAccount(name: string, password: string): Promise<void>;
   /** POST /fe/signin; the bearer token. */
@@ -148,6 +151,7 @@ export async function startCattleGrid(): Promise<CattleGrid> {
       origin,
       appUrl,
       vhost: name,
+      amqpUrl: amqpUrl(name),
       async createAccount(account, password) {
         await execFileAsync(
           python,
@@ -192,7 +196,7 @@ export async function startCattleGrid(): Promise<CattleGrid> {
 function cattleGridToml(input: { dbUrl: string; vhost: string; origin: string }): string {
   return [
     `db_url = ${JSON.stringify(input.dbUrl)}`,
-    `amqp_url = ${JSON.stringify(`amqp://guest:guest@127.0.0.1:5672/${input.vhost}`)}`,
+    `amqp_url = ${JSON.stringify(amqpUrl(input.vhost))}`,
     // One process: the web app and its message processor.
     `processor_in_app = true`,
     ``,
@@ -208,6 +212,8 @@ function cattleGridToml(input: { dbUrl: string; vhost: string; origin: string })
     ``,
   ].join("\n");
 }
+
+const amqpUrl = (vhost: string) => `amqp://guest:guest@127.0.0.1:5672/${vhost}`;
 
 async function createDatabase(adminUrl: string, name: string): Promise<string> {
   const admin = postgres(adminUrl, { max: 1, connect_timeout: 5, onnotice: () => {} });

@@ -35,12 +35,18 @@ export type Corral = {
 };
 
 /**
- * `upstream`: proxy mode (`--upstream`), forwarding /fe to that server instead of answering it.
+ * `upstream`: proxy mode (`--upstream`), forwarding /fe to that server instead of answering it;
+ * `upstreamAmqp` (`--upstream-amqp`): recording its events from its RabbitMQ (docs/proxy-history.md).
  * `allowPrivateAddresses: false` leaves out `--allow-private-addresses` (the production default).
  * `databaseUrl`: another server's database (stopped first), served on this one's port.
  */
 export async function startCorral(
-  options: { upstream?: string; allowPrivateAddresses?: boolean; databaseUrl?: string } = {},
+  options: {
+    upstream?: string;
+    upstreamAmqp?: string;
+    allowPrivateAddresses?: boolean;
+    databaseUrl?: string;
+  } = {},
 ): Promise<Corral> {
   const dir = mkdtempSync(join(tmpdir(), "corral-e2e-"));
   const port = await findFreePort();
@@ -55,6 +61,7 @@ export async function startCorral(
     args.push("--database", databaseUrl);
     if (options.allowPrivateAddresses !== false) args.push("--allow-private-addresses");
     if (options.upstream) args.push("--upstream", options.upstream);
+    if (options.upstreamAmqp) args.push("--upstream-amqp", options.upstreamAmqp);
     const started = spawn(NODE, args, { cwd: REPO_ROOT, stdio: ["ignore", "pipe", "pipe"] });
     child = started;
     // Should the test worker itself be ended, the server must not outlive it.

@@ -20,6 +20,9 @@ import { createHealthRoutes } from "./web/health.ts";
 import { warnOfIgnoredForwarding } from "./web/forwarded-warning.ts";
 import { createProxyHandler } from "./web/proxy.ts";
 import { createRabbitMqRoutes } from "./web/rabbitmq.ts";
+import { createRecordedRoutes } from "./web/recorded-routes.ts";
+import type { UpstreamAccounts } from "./web/upstream-account.ts";
+import type { Recorder } from "./recording/recorder.ts";
 import { requestLog } from "./web/request-log.ts";
 import { securityHeaders } from "./web/security-headers.ts";
 import { createConsoleHandler } from "./web/static.ts";
@@ -90,8 +93,18 @@ export function createWorkerApp(services: Services) {
   return app;
 }
 
-/** Proxy mode: the console, and /fe/* forwarded to a cattle_grid. Nothing else runs. */
-export function createProxyApp(config: Config) {
+/** Proxy mode with --upstream-amqp: the recorded history and what it needs. */
+export interface ProxyRecording {
+  services: Services;
+  recorder: Recorder;
+  accounts: UpstreamAccounts;
+}
+
+/**
+ * Proxy mode: the console, and /fe/* forwarded to a cattle_grid. With `recording`, the history
+ * and the streams with ids are answered from Corral's own record (web/recorded-routes.ts).
+ */
+export function createProxyApp(config: Config, recording?: ProxyRecording) {
   const app = new Hono();
   app.onError((error, c) => {
     log.error("{method} {path} failed: {error}", {
@@ -104,10 +117,29 @@ export function createProxyApp(config: Config) {
   });
   app.use(requestLog);
   app.use(securityHeaders);
-  app.all("/fe/*", createProxyHandler(config.upstream!));
-  app.all("/fe", createProxyHandler(config.upstream!));
+  const forward = createProxyHandler(config.upstream!);
+  if (recording) {
+    const { services, recorder, accounts } = recording;
+    app.route(
+      "/",
+      createHealthRoutes(services.db, { ready: true, notReady: () => brokerNotReady(recorder) }),
+    );
+    app.route("/", createRecordedRoutes(services, recorder, accounts, forward));
+  }
+  app.all("/fe/*", forward);
+  app.all("/fe", forward);
   app.get("*", createConsoleHandler(config.consoleDir));
   return app;
+}
+
+function brokerNotReady(recorder: Recorder): string | null {
+  const { broker } = recorder.status();
+  if (broker.connected) return null;
+  const retry =
+    broker.retryAt === null
+      ? ""
+      : `; connecting again in ${Math.max(0, broker.retryAt - Date.now())} ms`;
+  return `not recording: the broker connection is down (${broker.lastError ?? "connecting"})${retry}`;
 }
 
 /**

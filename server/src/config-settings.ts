@@ -92,6 +92,14 @@ export const settings = {
     meaning:
       "Cattle Drive over AMQP: amqp://USER:PASS@HOST:PORT/VHOST of a RabbitMQ to serve through",
   },
+  upstreamAmqp: {
+    flag: "--upstream-amqp",
+    value: "URL",
+    env: "CORRAL_UPSTREAM_AMQP",
+    default: "none",
+    meaning:
+      "proxy mode: record every account's events from that cattle_grid's RabbitMQ (amqp://USER:PASS@HOST:PORT/VHOST) into --database",
+  },
   metrics: {
     flag: "--metrics",
     env: "CORRAL_METRICS",

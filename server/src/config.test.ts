@@ -18,6 +18,7 @@ describe("configuration", () => {
       role: "all",
       dbPool: 10,
       upstream: null,
+      upstreamAmqp: null,
     });
   });
 
@@ -71,6 +72,23 @@ describe("configuration", () => {
     );
     expect(flagged.port).toBe(5000);
     expect(flagged.baseUrls).toEqual(["https://c.example", "https://d.example"]);
+  });
+
+  it("reads --upstream-amqp beside --upstream, and refuses it alone or as another scheme", () => {
+    const amqpUrl = "amqp://guest:guest@127.0.0.1:5672/cattle";
+    expect(
+      loadConfig({ upstream: "https://cattle.example", upstreamAmqp: amqpUrl }, {}),
+    ).toMatchObject({ upstreamAmqp: amqpUrl });
+    expect(
+      loadConfig({}, { CORRAL_UPSTREAM: "https://c.example", CORRAL_UPSTREAM_AMQP: amqpUrl })
+        .upstreamAmqp,
+    ).toBe(amqpUrl);
+    expect(() => loadConfig({ upstreamAmqp: amqpUrl }, {})).toThrow(
+      "--upstream-amqp: records a cattle_grid's events in proxy mode: give --upstream too",
+    );
+    expect(() =>
+      loadConfig({ upstream: "https://c.example", upstreamAmqp: "http://rabbit:5672/" }, {}),
+    ).toThrow("--upstream-amqp: must be an amqp:// or amqps:// URL");
   });
 
   it("reads only the settings a command uses: a bad PORT does not break an account command", () => {

@@ -47,6 +47,8 @@ export interface Config {
   upstream: string | null;
   /** Cattle Drive over AMQP: the broker to serve through (docs/cattle-drive.md), or null. */
   amqp: string | null;
+  /** Proxy mode: the upstream's RabbitMQ, whose account events are recorded (docs/proxy-history.md). */
+  upstreamAmqp: string | null;
   /** Serve GET /metrics (Prometheus text format). */
   metrics: boolean;
   logFormat: "text" | "json";
@@ -86,6 +88,7 @@ const schema = z.object({
   dbPool: poolSize,
   upstream: httpUrl.nullable(),
   amqp: amqpUrl.nullable(),
+  upstreamAmqp: amqpUrl.nullable(),
   metrics: z.boolean(),
   logFormat,
   logLevel,
@@ -105,6 +108,7 @@ const defaults = {
   dbPool: 10,
   upstream: null,
   amqp: null,
+  upstreamAmqp: null,
   metrics: false,
   logFormat: "text",
   logLevel: "info",
@@ -165,6 +169,11 @@ export function parseConfig(
   if (result.success && result.data.role !== "all" && result.data.database.startsWith("sqlite:")) {
     problems.push(
       `--role ${result.data.role}: a sqlite: database is served by one process (--role all); separate web and worker processes need --database postgres://…`,
+    );
+  }
+  if (result.success && result.data.upstreamAmqp && !result.data.upstream) {
+    problems.push(
+      "--upstream-amqp: records a cattle_grid's events in proxy mode: give --upstream too",
     );
   }
   if (!result.success || problems.length > 0) {

@@ -15,7 +15,7 @@ import {
 import { createOutgoing } from "./activitypub/outgoing.ts";
 import { describeUnservedAtStart, findUnservedActors } from "./actors/unserved.ts";
 import type { ResolveHost } from "./activitypub/pinned-lookup.ts";
-import { createListener, createProxyApp, createWorkerApp } from "./app.ts";
+import { createListener, createProxyApp, createWorkerApp, type ProxyRecording } from "./app.ts";
 import { startAmqpTransport, type AmqpTransport } from "./amqp/transport.ts";
 import { startBackgroundWork, type BackgroundWork } from "./background.ts";
 import { createCattleDrive } from "./cattle-drive/runtime.ts";
@@ -31,6 +31,9 @@ import { configureLogging } from "./logs/configure-logging.ts";
 import { enableMetrics } from "./metrics/observe.ts";
 import { attachMqttEndpoint, type MqttEndpoint } from "./mqtt/endpoint.ts";
 import type { MqttLimits } from "./mqtt/limits.ts";
+import { startRecorder, type Recorder } from "./recording/recorder.ts";
+import { redactAmqpUrl } from "./broker/connection.ts";
+import { createUpstreamAccounts } from "./web/upstream-account.ts";
 import type { BackgroundTasks, Services } from "./services.ts";
 
 export interface RunningServer {
@@ -117,15 +120,66 @@ export async function startServer(input: ServerInput): Promise<RunningServer> {
   }
 }
 
-/** Proxy mode: the console and /fe forwarded to `config.upstream`; no database. */
+export interface RunningProxy {
+  url: string;
+  /** With --upstream-amqp: the recording and its database. */
+  recording?: ProxyRecording;
+  close(): Promise<void>;
+}
+
+/**
+ * Proxy mode: the console and /fe forwarded to `config.upstream`; no database, unless
+ * `upstreamAmqp` is given: then every account's events are recorded from the upstream's broker
+ * into `database` and its history is answered from there (docs/proxy-history.md).
+ */
 export async function startProxyServer(
   input: Partial<Config> & { upstream: string },
-): Promise<{ url: string; close(): Promise<void> }> {
+): Promise<RunningProxy> {
   const config = parseConfig({ ...input, database: input.database ?? "sqlite::memory:" });
-  const app = createProxyApp(config);
-  const server = createServer(getRequestListener(app.fetch));
-  const port = await listen(server, config.port, config.host);
-  return { url: `http://${displayHost(config.host)}:${port}`, close: () => closeServer(server) };
+  if (!config.upstreamAmqp) {
+    const app = createProxyApp(config);
+    const server = createServer(getRequestListener(app.fetch));
+    const port = await listen(server, config.port, config.host);
+    return { url: `http://${displayHost(config.host)}:${port}`, close: () => closeServer(server) };
+  }
+  const opened = await openDatabase(config.database, { pool: config.dbPool }).catch(
+    (error: Error) => {
+      throw new Error(
+        `cannot open database ${redactDatabaseUrl(config.database)}: ${error.message}`,
+        { cause: error },
+      );
+    },
+  );
+  let server: Server | undefined;
+  let recorder: Recorder | undefined;
+  try {
+    const services = await buildServices(config, opened, undefined);
+    recorder = startRecorder({ url: config.upstreamAmqp, db: opened.db, events: services.events });
+    const recording: ProxyRecording = {
+      services,
+      recorder,
+      accounts: createUpstreamAccounts(config.upstream!),
+    };
+    server = createServer(getRequestListener(createProxyApp(config, recording).fetch));
+    const port = await listen(server, config.port, config.host);
+    const running = server;
+    const stopRecording = recorder;
+    return {
+      url: `http://${displayHost(config.host)}:${port}`,
+      recording,
+      async close() {
+        await closeServer(running);
+        await stopRecording.close();
+        await closeBus(services.bus);
+        await opened.db.close();
+      },
+    };
+  } catch (error) {
+    await recorder?.close().catch(() => {});
+    if (server?.listening) await closeServer(server);
+    await opened.db.close();
+    throw error;
+  }
 }
 
 async function buildServices(
@@ -228,6 +282,11 @@ export async function serve(config: Config): Promise<void> {
   const role = config.upstream || config.role === "all" ? "" : ` as ${config.role}`;
   console.log(`Corral is serving on ${running.url}${role}`);
   if (config.upstream) console.log(`Proxy mode: /fe is forwarded to ${config.upstream}`);
+  if (config.upstreamAmqp) {
+    console.log(
+      `Recording every account's events from ${redactAmqpUrl(config.upstreamAmqp)} into ${redactDatabaseUrl(config.database)}`,
+    );
+  }
   let stopping = false;
   const stop = async () => {
     // A second signal, or a close that hangs, ends the process at once.

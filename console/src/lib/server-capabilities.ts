@@ -5,6 +5,9 @@
 // not know, an optional route is asked once and its absence (404) remembered until the next
 // sign-in. So a page never asks for a route the server is known to lack: a 404 fetch is logged in
 // the browser's console, and one on every visit would be noise that hides real failures.
+// Corral in proxy mode with --upstream-amqp records the upstream's events and says so in the
+// info answer (`corralProxy`, docs/proxy-history.md): then the retained history and the streams
+// with ids are Corral's, whatever the backend.
 import { callFe } from "./fe-client.ts";
 import { useUserStore } from "./user-store.ts";
 
@@ -22,6 +25,9 @@ export type Backend = { name: string; version: string | null };
 
 type Answer = "yes" | "no" | "ask";
 
+/** What a recording Corral proxy says of the history it keeps (its info's `corralProxy`). */
+export type RecordedHistory = { source: string; recording: boolean; retention: number | null };
+
 const HISTORY: OptionalRoute = "/account/history";
 
 /**
@@ -35,9 +41,11 @@ function knownAnswer(backend: Backend | null, route: OptionalRoute): Answer {
   return "ask";
 }
 
+export type KnownServer = { backend: Backend | null; recorded: RecordedHistory | null };
+
 type Learnt = {
   token: string;
-  backend: Promise<Backend | null>;
+  server: Promise<KnownServer>;
   /** The info call failed (the server is away): asked again next time. */
   askAgain: boolean;
   absent: Set<OptionalRoute>;
@@ -49,20 +57,38 @@ function current(): Learnt | null {
   if (token === null) return null;
   if (learnt?.token !== token || learnt.askAgain) {
     const absent = learnt?.token === token ? learnt.absent : new Set<OptionalRoute>();
-    const state: Learnt = { token, backend: Promise.resolve(null), askAgain: false, absent };
-    state.backend = askBackend(state);
+    const state: Learnt = { token, server: Promise.resolve(NONE), askAgain: false, absent };
+    state.server = askServer(state);
     learnt = state;
   }
   return learnt;
 }
 
-async function askBackend(state: Learnt): Promise<Backend | null> {
-  const result = await callFe<{ backend?: unknown }>("/account/info").catch(() => null);
+const NONE: KnownServer = { backend: null, recorded: null };
+
+async function askServer(state: Learnt): Promise<KnownServer> {
+  const result = await callFe<{ backend?: unknown; corralProxy?: unknown }>("/account/info").catch(
+    () => null,
+  );
   if (!result?.ok) {
     state.askAgain = result === null || result.unreachable === true;
-    return null;
+    return NONE;
   }
-  return readBackend(result.data?.backend);
+  return {
+    backend: readBackend(result.data?.backend),
+    recorded: readRecordedHistory(result.data?.corralProxy),
+  };
+}
+
+export function readRecordedHistory(value: unknown): RecordedHistory | null {
+  if (typeof value !== "object" || value === null) return null;
+  const { events, historySource, recording, retention } = value as Record<string, unknown>;
+  if (events !== true || typeof historySource !== "string") return null;
+  return {
+    source: historySource,
+    recording: recording === true,
+    retention: typeof retention === "number" ? retention : null,
+  };
 }
 
 export function readBackend(value: unknown): Backend | null {
@@ -72,9 +98,9 @@ export function readBackend(value: unknown): Backend | null {
   return { name, version: typeof version === "string" ? version : null };
 }
 
-/** The server's name and version from its info, once per sign-in; null when it does not say. */
-export function whenBackendKnown(): Promise<Backend | null> {
-  return current()?.backend ?? Promise.resolve(null);
+/** The server's name and, from a recording Corral proxy, what history it keeps; once per sign-in. */
+export async function whenServerKnown(): Promise<KnownServer> {
+  return current()?.server ?? NONE;
 }
 
 /**
@@ -85,7 +111,9 @@ export async function routeOffered(route: OptionalRoute): Promise<Answer> {
   const state = current();
   if (state === null) return "ask";
   if (state.absent.has(route)) return "no";
-  return knownAnswer(await state.backend, route);
+  const { backend, recorded } = await state.server;
+  if (recorded && route === "/account/events") return "yes";
+  return knownAnswer(backend, route);
 }
 
 export function rememberAbsent(route: OptionalRoute): void {

@@ -50,6 +50,24 @@ export async function createAccount(
   return { ok: true, account: (await findAccountByName(db, input.name))! };
 }
 
+/**
+ * The local row under which an upstream account's recorded events are kept (proxy mode), made on
+ * first use. Its password hash matches no password: it never signs in here.
+ */
+export async function ensureRecordedAccount(db: Db, name: string): Promise<number> {
+  const found = await findAccountByName(db, name);
+  if (found) return found.id;
+  try {
+    await db.run(
+      `INSERT INTO accounts (name, password_hash, admin, permissions, created_at) VALUES (?, ?, 0, '[]', ?)`,
+      [name, "recorded-from-upstream", Date.now()],
+    );
+  } catch (error) {
+    if (!(error instanceof UniqueViolation)) throw error;
+  }
+  return (await findAccountByName(db, name))!.id;
+}
+
 export async function findAccountByName(db: Db, name: string): Promise<Account | undefined> {
   const row = await db.get<RawAccount>(`SELECT * FROM accounts WHERE name = ?`, [name]);
   return row && toAccount(row);

@@ -45,6 +45,7 @@ export const commands: Record<"serve" | "account" | "lookup", CommandSpec> = {
       "dbPool",
       "upstream",
       "amqp",
+      "upstreamAmqp",
       "metrics",
       "logFormat",
       "logLevel",

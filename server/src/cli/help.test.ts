@@ -14,6 +14,7 @@ const serveOptions = [
   ["--db-pool N", "default: 10; env: CORRAL_DB_POOL"],
   ["--upstream URL", "default: none; env: CORRAL_UPSTREAM"],
   ["--amqp URL", "default: none; env: CORRAL_AMQP"],
+  ["--upstream-amqp URL", "default: none; env: CORRAL_UPSTREAM_AMQP"],
 ];
 
 /** The help line of `flag` and the line under it (default and variable). */

@@ -21,6 +21,8 @@ export interface AppendedEvent {
   actors?: string | null;
   /** Hosts, space-separated, a space at each end. */
   hosts?: string | null;
+  /** The id an upstream gave the event (recorded from its broker); unique per account. */
+  upstreamId?: string | null;
 }
 
 // PostgreSQL: one statement, so one round trip and READ COMMITTED (a SERIALIZABLE transaction
@@ -31,8 +33,8 @@ const appendPostgres = `WITH next AS (
     INSERT INTO event_streams (account_id, stream, seq) VALUES (?, ?, ?)
     ON CONFLICT (account_id, stream) DO UPDATE SET seq = event_streams.seq + excluded.seq
     RETURNING seq)
-  INSERT INTO events (account_id, stream, seq, data, created_at, kind, actors, hosts)
-  SELECT ?, ?, next.seq - ? + d.ord, d.e->>0, ?, d.e->>1, d.e->>2, d.e->>3
+  INSERT INTO events (account_id, stream, seq, data, created_at, kind, actors, hosts, upstream_id)
+  SELECT ?, ?, next.seq - ? + d.ord, d.e->>0, ?, d.e->>1, d.e->>2, d.e->>3, d.e->>4
   FROM next, json_array_elements((?::text)::json) WITH ORDINALITY AS d(e, ord)
   RETURNING seq`;
 
@@ -59,7 +61,13 @@ export async function appendEvents(
       k,
       now,
       JSON.stringify(
-        events.map((e) => [e.json, e.kind ?? null, e.actors ?? null, e.hosts ?? null]),
+        events.map((e) => [
+          e.json,
+          e.kind ?? null,
+          e.actors ?? null,
+          e.hosts ?? null,
+          e.upstreamId ?? null,
+        ]),
       ),
     ]);
     return Math.max(...rows.map((row) => Number(row.seq)));
@@ -70,13 +78,33 @@ export async function appendEvents(
     for (let i = 0; i < k; i++) {
       const e = events[i]!;
       await tx.run(
-        `INSERT INTO events (account_id, stream, seq, data, created_at, kind, actors, hosts)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-        [accountId, stream, last - k + 1 + i, e.json, now, e.kind, e.actors, e.hosts],
+        `INSERT INTO events (account_id, stream, seq, data, created_at, kind, actors, hosts, upstream_id)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        [
+          accountId,
+          stream,
+          last - k + 1 + i,
+          e.json,
+          now,
+          e.kind ?? null,
+          e.actors ?? null,
+          e.hosts ?? null,
+          e.upstreamId ?? null,
+        ],
       );
     }
     return last;
   });
+}
+
+/** Which of `ids` (upstream ids) are stored, as `accountId upstreamId` pairs (one space). */
+export async function storedUpstreamIds(db: Db, ids: readonly string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db.all<{ account_id: number | bigint; upstream_id: string }>(
+    `SELECT account_id, upstream_id FROM events WHERE upstream_id IN (${ids.map(() => "?").join(", ")})`,
+    [...ids],
+  );
+  return new Set(rows.map((row) => `${Number(row.account_id)} ${row.upstream_id}`));
 }
 
 /** Deletes the stream's events numbered `upTo` and below; returns how many. */

@@ -324,6 +324,17 @@ const migrations: Migration[] = [
     id: 11,
     sql: () => [`CREATE INDEX events_kind ON events(account_id, stream, kind, seq)`],
   },
+  {
+    // Events recorded from an upstream's broker (docs/proxy-history.md) keep the id the upstream
+    // gave them (cattle_grid's history_id, else the message's id): an event delivered again
+    // after a crash between the commit and the acknowledgement is stored once.
+    id: 12,
+    sql: () => [
+      `ALTER TABLE events ADD COLUMN upstream_id TEXT`,
+      // Upstream ids first: a batch's ids of all accounts are looked up in one query.
+      `CREATE UNIQUE INDEX events_upstream ON events(upstream_id, account_id) WHERE upstream_id IS NOT NULL`,
+    ],
+  },
 ];
 
 /** True when every migration this build knows has been applied (/readyz answers 200 only then). */

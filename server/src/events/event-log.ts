@@ -36,8 +36,16 @@ export interface EventLogOptions {
 }
 
 export interface EventLog {
-  /** Stores `data` as the next event of the stream and announces it; returns the seq. */
-  append(accountId: number, stream: StreamName, data: object): Promise<number>;
+  /**
+   * Stores `data` as the next event of the stream and announces it; returns the seq.
+   * `upstreamId`: the id an upstream gave it (recorded events), unique per account.
+   */
+  append(
+    accountId: number,
+    stream: StreamName,
+    data: object,
+    options?: { upstreamId?: string },
+  ): Promise<number>;
   /** Events after `afterSeq`, oldest first, at most `limit` (data is the stored JSON text). */
   readAfter(
     accountId: number,
@@ -187,8 +195,9 @@ export function createEventLog(db: Db, bus: EventBus, options: EventLogOptions):
   };
 
   return {
-    append(accountId, stream, data) {
+    append(accountId, stream, data, options) {
       const event = withMeta(eventJson(data, maxBytes), data);
+      if (options?.upstreamId !== undefined) event.upstreamId = options.upstreamId;
       const key = `${accountId}\u0000${stream}`;
       return new Promise<number>((resolve, reject) => {
         const queue = queues.get(key);

@@ -9,7 +9,7 @@ import { getLogger } from "@logtape/logtape";
 import { Hono } from "hono";
 import type { StreamName, ValidationError } from "./wire.ts";
 import { streamNames } from "./wire.ts";
-import { tokenWatchOf } from "../accounts/index.ts";
+import { tokenWatchOf, type TokenWatch } from "../accounts/index.ts";
 import { SentBodies, type StoredEvent } from "../events/index.ts";
 import type { Services } from "../services.ts";
 import type { FeEnv } from "./auth.ts";
@@ -18,7 +18,9 @@ import { parseCombinedId, watchCombined, type Frame } from "../events/combined.t
 
 const log = getLogger(["corral", "events"]);
 
-export function createStreamRoutes(services: Services) {
+/** `tokenWatch`: how a stream learns that its token ended (default: this server's tokens). */
+export function createStreamRoutes(services: Services, options: { tokenWatch?: TokenWatch } = {}) {
+  const tokenWatch = options.tokenWatch ?? tokenWatchOf(services);
   return new Hono<FeEnv>().get("/account/stream/:eventType", async (c) => {
     const stream = c.req.param("eventType");
     const errors: ValidationError[] = [];
@@ -77,7 +79,7 @@ export function createStreamRoutes(services: Services) {
       };
     }
     const tokenEnded = new AbortController();
-    const unwatch = tokenWatchOf(services).watch(c.get("token"), () => tokenEnded.abort());
+    const unwatch = tokenWatch.watch(c.get("token"), () => tokenEnded.abort());
     const body = openSseStream(services, open, {
       resumeFrom,
       stream,

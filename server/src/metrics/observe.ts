@@ -26,10 +26,10 @@ export function metricsOf(services: object): Metrics | undefined {
 function instrumentEventLog(events: EventLog, metrics: Metrics): EventLog {
   return {
     ...events,
-    async append(accountId, stream, data) {
+    async append(accountId, stream, data, options) {
       const stop = metrics.eventAppend.startTimer({ stream });
       try {
-        return await events.append(accountId, stream, data);
+        return await events.append(accountId, stream, data, options);
       } finally {
         stop();
       }

@@ -7,7 +7,11 @@ import { migrationsDone } from "../db/schema.ts";
 
 const READY_TIMEOUT_MS = 2000;
 
-export function createHealthRoutes(db: Db, options: { ready: boolean } = { ready: true }) {
+/** `notReady`: another part's reason not to be ready yet (e.g. the broker), or null. */
+export function createHealthRoutes(
+  db: Db,
+  options: { ready: boolean; notReady?: () => string | null } = { ready: true },
+) {
   const app = new Hono();
   app.get("/healthz", (c) => c.text("ok\n"));
   if (!options.ready) return app;
@@ -22,6 +26,8 @@ export function createHealthRoutes(db: Db, options: { ready: boolean } = { ready
     try {
       const done = await Promise.race([migrationsDone(db), timeout]);
       if (!done) return c.text("migrations are not done\n", 503);
+      const reason = options.notReady?.();
+      if (reason) return c.text(`${reason}\n`, 503);
       return c.text("ready\n");
     } catch (error) {
       return c.text(`database unavailable: ${(error as Error).message}\n`, 503);

@@ -96,6 +96,33 @@ describe("info page", () => {
     );
   });
 
+  it("says where the history comes from in front of a Corral proxy that records it, and when it waits", async () => {
+    const historySource =
+      "Corral records every event of this account from cattle_grid's RabbitMQ at amqp://127.0.0.1:5672 (vhost cg).";
+    const corralProxy = { events: true, historySource, recording: true, retention: 10000 };
+    state.info = { ...sampleInfo(), corralProxy } as AccountInfo;
+    signIn(state.info);
+    const view = renderConsole("/");
+    expect(await screen.findByText(`History: ${historySource}`)).toBeInTheDocument();
+    view.unmount();
+
+    state.info = {
+      ...sampleInfo(),
+      corralProxy: { ...corralProxy, recording: false },
+    } as AccountInfo;
+    renderConsole("/");
+    expect(
+      await screen.findByText(/Recording waits: the broker connection is down/),
+    ).toHaveTextContent(historySource);
+  });
+
+  it("says nothing of a history source in front of a server that records none", async () => {
+    signIn();
+    renderConsole("/");
+    expect(await screen.findByText(/CattleDrive/)).toBeInTheDocument();
+    expect(screen.queryByText(/^History:/)).not.toBeInTheDocument();
+  });
+
   it("lists the base URLs in the 'Base Url' select", async () => {
     signIn();
     renderConsole("/");

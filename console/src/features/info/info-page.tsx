@@ -3,6 +3,7 @@ import { Alert, LinearProgress, Typography } from "@mui/material";
 import { JsonTree } from "../../components/json-tree/index.ts";
 import { SignedOutNotice } from "../../components/signed-out/index.ts";
 import type { FeError } from "../../lib/fe-client.ts";
+import { readRecordedHistory } from "../../lib/server-capabilities.ts";
 import { useUserStore } from "../../lib/user-store.ts";
 import { ActivityBoundary, ActivityFigure, ActivityLoading } from "./activity-figure.tsx";
 import { CreateActorPanel } from "./create-actor-panel.tsx";
@@ -68,6 +69,7 @@ export function InfoPage() {
           />
         </Suspense>
       )}
+      <HistorySource corralProxy={(info as { corralProxy?: unknown }).corralProxy} />
       <ActivityBoundary what="Activity and Cattle Drive">
         <Suspense
           fallback={
@@ -91,6 +93,19 @@ function describeFailure(error: FeError | null): string {
   if (error?.unreachable)
     return `Could not load the account info: ${reason}. Asking again when it answers.`;
   return `Could not load the account info (HTTP ${error?.status}): ${reason}`;
+}
+
+/** In front of a Corral proxy that records the upstream's events: where the history comes from. */
+function HistorySource({ corralProxy }: { corralProxy: unknown }) {
+  const recorded = readRecordedHistory(corralProxy);
+  if (!recorded) return null;
+  return (
+    <Alert severity={recorded.recording ? "info" : "warning"} sx={{ mb: 3 }}>
+      History: {recorded.source}
+      {!recorded.recording &&
+        " Recording waits: the broker connection is down, and Corral connects again by itself (its /readyz says why)."}
+    </Alert>
+  );
 }
 
 /** Without a base URL the create-actor panel is absent (console.md); say why, and the remedy. */

@@ -162,4 +162,57 @@ describe("useStreamConnections", () => {
       .messages.map((m) => (m.data as { data: { raw: { id: string } } }).data.raw.id);
     expect(held.sort()).toEqual(["http://cg.example/a/1", "http://cg.example/a/3"]);
   });
+
+  it("in front of a Corral proxy recording cattle_grid, reads the three streams with ids and its kept history", async () => {
+    server = await startSseServer(
+      (c) => {
+        if (c.path.includes("/account/events/")) {
+          // The newest kept event of each stream: a browser that never saw them is filled.
+          const stream = c.path.split("?")[0]!.split("/").at(-1);
+          const events = [
+            { stream, id: 7, receivedAt: new Date(0).toISOString(), event: { n: 7 } },
+          ];
+          c.response.writeHead(200, { "Content-Type": "application/json" });
+          return void c.response.end(JSON.stringify({ events, more: false, next: null }));
+        }
+        c.open();
+        c.send(`id: 8\ndata: {"n":8}\n\n`);
+      },
+      {
+        "/account/info": {
+          backend: { name: "cattle_grid", version: "0.5.22" },
+          corralProxy: { events: true, historySource: "recorded", recording: true, retention: 10 },
+        },
+      },
+    );
+    setFeBaseUrl(new URL("/fe", server.url).href);
+    // A browser that never saw these streams (an earlier test's fill marked them seen).
+    for (const type of STREAM_TYPES) getStreamStore(type).setState({ neverConnected: true });
+    act(() => useUserStore.getState().setToken("proxy-token"));
+    render(<Badges />);
+    await waitFor(
+      () => {
+        for (const type of STREAM_TYPES) expect(screen.getByText(`${type}: 2`)).toBeInTheDocument();
+      },
+      { timeout: 5000 },
+    );
+    const paths = server.connections.map((c) => c.path.split("?")[0]);
+    expect(paths.filter((p) => p.includes("/stream/")).sort()).toEqual([
+      "/fe/account/stream/error",
+      "/fe/account/stream/incoming",
+      "/fe/account/stream/outgoing",
+    ]);
+    expect(paths.filter((p) => p.includes("/events/")).sort()).toEqual([
+      "/fe/account/events/error",
+      "/fe/account/events/incoming",
+      "/fe/account/events/outgoing",
+    ]);
+    // Neither cattle_grid's short history nor its combined stream is asked.
+    expect(paths.some((p) => p.endsWith("/history") || p.endsWith("/combined"))).toBe(false);
+    expect(
+      getStreamStore("incoming")
+        .getState()
+        .messages.map((m) => m.id),
+    ).toEqual(["7", "8"]);
+  });
 });

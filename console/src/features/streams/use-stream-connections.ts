@@ -7,7 +7,7 @@ import {
   type StreamStore,
   type StreamType,
 } from "../../lib/stream-store.ts";
-import { whenBackendKnown } from "../../lib/server-capabilities.ts";
+import { whenServerKnown } from "../../lib/server-capabilities.ts";
 import { getConnectionTracker, setReconnectAction } from "../../lib/stream-connection.ts";
 import { useUserStore } from "../../lib/user-store.ts";
 import type { UpstreamFill } from "./upstream-fill.ts";
@@ -45,9 +45,10 @@ export function useStreamConnections(): void {
     void Promise.all(STREAM_TYPES.map((type) => waitForHydration(getStreamStore(type)))).then(
       () => {
         if (stopped) return;
-        void whenBackendKnown().then(async (backend) => {
+        void whenServerKnown().then(async ({ backend, recorded }) => {
           if (stopped) return;
-          if (backend === null || backend.name === "corral") {
+          // A Corral proxy recording the upstream's events serves the three streams with ids.
+          if (backend === null || backend.name === "corral" || recorded !== null) {
             for (const type of STREAM_TYPES) handles.push(connect(type, token, null));
             // Corral keeps each stream's events: a stream this browser never saw shows its newest.
             void history.then((h) => {
