@@ -73,7 +73,7 @@ export const amqpUrl = z.string().transform((value, ctx) => {
   const url = parseUrl(value, ctx);
   if (!url) return z.NEVER;
   if (!/^amqps?:$/.test(url.protocol)) {
-    ctx.addIssue({ code: "custom", message: `"${value}" must be an amqp:// or amqps:// URL` });
+    ctx.addIssue({ code: "custom", message: "must be an amqp:// or amqps:// URL" });
     return z.NEVER;
   }
   return value;
