@@ -5,6 +5,7 @@
 import { getLogger } from "@logtape/logtape";
 import type { BusMessage, EventBus } from "../db/bus.ts";
 import type { Db } from "../db/db.ts";
+import { scheduleSearchIndexing } from "../db/event-search.store.ts";
 import {
   appendEvents,
   type AppendedEvent,
@@ -152,6 +153,8 @@ export function createEventLog(db: Db, bus: EventBus, options: EventLogOptions):
         );
       }
       group.forEach((pending, i) => pending.resolve(first + i));
+      // After the commit, and not awaited: history's search copy (PostgreSQL) comes later.
+      scheduleSearchIndexing(db);
     }
     queues.delete(key);
   };
