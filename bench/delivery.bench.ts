@@ -8,6 +8,7 @@
 //   BENCH_CPU_PROF=DIR also writes a V8 CPU profile of each server into DIR.
 
 import { loadavg } from "node:os";
+import postgres from "postgres";
 import { parseArgs } from "node:util";
 import {
   createCorralAccount,
@@ -26,6 +27,7 @@ import {
 import { createTestDatabase } from "../server/test/db/postgres-test-database.ts";
 import { startFedify } from "./lib/fedify-process.ts";
 import { runInboxLoad, signedCreates, type InboxResult } from "./lib/inbox-load.ts";
+import { processCpuMs } from "./lib/process-cpu.ts";
 import { printAndSave } from "./lib/report.ts";
 import { measureSignRate } from "./lib/sign-rate.ts";
 import { startSink } from "./lib/sink.ts";
@@ -147,10 +149,21 @@ if (INBOX) {
   await runInboxLoad(corral.pid, warm.posts, CONCURRENCY, () =>
     stream.waitForAll(warm.ids, 60_000),
   );
+  const pgBefore = freshPostgres ? await postgresCpuMs(freshPostgres.url) : undefined;
   corralInbox = await runInboxLoad(corral.pid, inboxLoad.posts, CONCURRENCY, () =>
     stream.waitForAll(acceptedIds, 60_000),
   );
   await pause(500);
+  if (pgBefore) {
+    // PostgreSQL's own work for the load (its backends serving this database, the search copy's
+    // included, which has had the 500 ms above to run): not in the server CPU above.
+    const after = await postgresCpuMs(freshPostgres!.url);
+    let ms = 0;
+    for (const [pid, cpu] of after) ms += cpu - (pgBefore.get(pid) ?? 0);
+    console.log(
+      `Corral inbox: PostgreSQL's backends for its database used ${(ms / INBOX_N).toFixed(2)} ms CPU/activity besides`,
+    );
+  }
   const onStream = stream.seen();
   console.log(
     `Corral inbox: ${corralInbox.rejected} of ${INBOX_N} not 2xx${refusedN ? ` (${refusedN} sent with a wrong Digest)` : ""}; ${onStream.distinct} activities on the incoming stream (warm-up ${N} + ${acceptedIds.length}), ${onStream.duplicates} twice; load generator CPU ${corralInbox.generatorCpuMsPerActivity.toFixed(2)} ms/activity`,
@@ -232,3 +245,15 @@ await printAndSave({
   corral: { delivery: corralDelivery, cold: corralCold, inbox: corralInbox },
   fedify: { delivery: fedifyDelivery, cold: fedifyCold, inbox: fedifyInbox },
 });
+
+/** CPU so far (ms) of each PostgreSQL backend connected to the database at `url`, by pid. */
+async function postgresCpuMs(url: string): Promise<Map<number, number>> {
+  const sql = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    const rows = await sql<{ pid: number }[]>`
+      SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`;
+    return new Map(rows.map((row) => [row.pid, processCpuMs(row.pid)]));
+  } finally {
+    await sql.end();
+  }
+}

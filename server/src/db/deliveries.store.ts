@@ -141,11 +141,20 @@ export async function writeOutcomes(tx: Db, outcomes: DeliveryOutcome[]): Promis
     const [status, attempt] = key.split(" ").map(Number);
     for (let i = 0; i < ids.length; i += 500) {
       const chunk = ids.slice(i, i + 500);
-      await tx.run(
-        `UPDATE deliveries SET state = 'delivered', status = ?, attempt = ?, delivered_at = ?, locked_until = 0, updated_at = ?
-         WHERE id IN (${chunk.map(() => "?").join(", ")})`,
-        [status, attempt, now, now, ...chunk],
-      );
+      // PostgreSQL: the ids as one JSON array, one statement text for any number of them
+      // (postgres.js prepares each new text on each connection, a round trip before its run).
+      if (tx.dialect === "postgres")
+        await tx.run(
+          `UPDATE deliveries SET state = 'delivered', status = ?, attempt = ?, delivered_at = ?, locked_until = 0, updated_at = ?
+           WHERE id IN (SELECT value::bigint FROM json_array_elements_text((?::text)::json))`,
+          [status, attempt, now, now, JSON.stringify(chunk)],
+        );
+      else
+        await tx.run(
+          `UPDATE deliveries SET state = 'delivered', status = ?, attempt = ?, delivered_at = ?, locked_until = 0, updated_at = ?
+           WHERE id IN (${chunk.map(() => "?").join(", ")})`,
+          [status, attempt, now, now, ...chunk],
+        );
     }
   }
 }

@@ -1,4 +1,5 @@
 import type { Db } from "./db.ts";
+import { pruneSearch, searchMark } from "./event-search.store.ts";
 
 // The events table and its per-stream counter (event_streams). An append takes the next seq by
 // bumping the stream's counter row in the same transaction as the insert: the row lock makes
@@ -118,6 +119,7 @@ export async function pruneEvents(
     `DELETE FROM events WHERE account_id = ? AND stream = ? AND seq <= ?`,
     [accountId, stream, upTo],
   );
+  if (db.dialect === "postgres") await pruneSearch(db, accountId, stream, upTo);
   return changes;
 }
 
@@ -167,31 +169,56 @@ const likeEscape = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** One stream's events matching `query`, newest first, at most `limit`. */
 export async function queryEvents(db: Db, query: EventQuery): Promise<StoredEvent[]> {
-  const where = [`account_id = ?`, `stream = ?`];
+  const substring =
+    query.text !== undefined || query.actor !== undefined || query.host !== undefined;
+  if (db.dialect === "postgres" && substring) return querySearchedEvents(db, query);
+  const { where, params } = conditions(db, query, "");
+  return selectEvents(db, `events`, where, params, query);
+}
+
+/**
+ * The WHERE conditions of `query` on events (`e` the prefix of its columns, e.g. "e."); with
+ * `search`, the substring filters are asked of that prefix's columns instead (event_search's).
+ */
+function conditions(db: Db, query: EventQuery, e: string, search = e) {
+  const where = [`${e}account_id = ?`, `${e}stream = ?`];
   const params: unknown[] = [query.accountId, query.stream];
   const add = (condition: string, ...values: unknown[]) => {
     where.push(condition);
     params.push(...values);
   };
-  if (query.seq !== undefined) add(`seq = ?`, query.seq);
-  if (query.beforeSeq !== undefined) add(`seq < ?`, query.beforeSeq);
-  if (query.afterSeq !== undefined) add(`seq > ?`, query.afterSeq);
-  if (query.since !== undefined) add(`created_at >= ?`, query.since);
-  if (query.until !== undefined) add(`created_at <= ?`, query.until);
-  if (query.kind !== undefined) add(`kind = ?`, query.kind);
-  if (query.actor !== undefined) add(`actors LIKE ? ESCAPE '\\'`, `% ${likeEscape(query.actor)} %`);
+  if (query.seq !== undefined) add(`${e}seq = ?`, query.seq);
+  if (query.beforeSeq !== undefined) add(`${e}seq < ?`, query.beforeSeq);
+  if (query.afterSeq !== undefined) add(`${e}seq > ?`, query.afterSeq);
+  if (query.since !== undefined) add(`${e}created_at >= ?`, query.since);
+  if (query.until !== undefined) add(`${e}created_at <= ?`, query.until);
+  if (query.kind !== undefined) add(`${e}kind = ?`, query.kind);
+  if (query.actor !== undefined)
+    add(`${search}actors LIKE ? ESCAPE '\\'`, `% ${likeEscape(query.actor)} %`);
   if (query.host !== undefined)
-    add(`hosts LIKE ? ESCAPE '\\'`, `% ${likeEscape(query.host.toLowerCase())} %`);
+    add(`${search}hosts LIKE ? ESCAPE '\\'`, `% ${likeEscape(query.host.toLowerCase())} %`);
   if (query.text !== undefined) {
     // Both fold ASCII letters only: SQLite's LIKE does no more, and PostgreSQL's ILIKE under the
     // "C" collation scans about 2.5 times as fast as under a locale's (measured here).
-    const column = db.dialect === "postgres" ? `data COLLATE "C" ILIKE` : `data LIKE`;
+    const column =
+      db.dialect === "postgres" ? `${search}data COLLATE "C" ILIKE` : `${search}data LIKE`;
     add(`${column} ? ESCAPE '\\'`, `%${likeEscape(query.text)}%`);
   }
+  return { where, params };
+}
+
+async function selectEvents(
+  db: Db,
+  from: string,
+  where: string[],
+  params: unknown[],
+  query: EventQuery,
+  e = "",
+): Promise<StoredEvent[]> {
   const oldestFirst = query.afterSeq !== undefined;
   const rows = await db.all<EventRow>(
-    `SELECT seq, data, created_at FROM events WHERE ${where.join(" AND ")}
-     ORDER BY seq ${oldestFirst ? "ASC" : "DESC"} LIMIT ?`,
+    `SELECT ${e}seq, ${e}data, ${e}created_at FROM ${from} WHERE ${where.join(" AND ")}
+     ORDER BY ${e}seq ${oldestFirst ? "ASC" : "DESC"} LIMIT ?`,
     [...params, query.limit],
     // Whether a text, actor or host filter is rare decides between its trigram index and the
     // newest-first walk (trigram-indexes.ts); a generic plan would pick one for every pattern.
@@ -199,6 +226,46 @@ export async function queryEvents(db: Db, query: EventQuery): Promise<StoredEven
   );
   const events = rows.map(toStoredEvent);
   return oldestFirst ? events.reverse() : events;
+}
+
+/**
+ * PostgreSQL's substring filters: the events copied into event_search (up to the stream's mark)
+ * answer from its trigram indexes, joined back to events (so pruned ones are gone); the few above
+ * the mark, appended since the last copy, are scanned. Together: every matching event, whether
+ * copied yet or not, in the order and number a scan of events alone would give.
+ */
+async function querySearchedEvents(db: Db, query: EventQuery): Promise<StoredEvent[]> {
+  const mark = await searchMark(db, query.accountId, query.stream);
+  const oldestFirst = query.afterSeq !== undefined;
+  const above = async (limit: number) => {
+    const { where, params } = conditions(db, query, "");
+    return selectEvents(db, `events`, [...where, `seq > ?`], [...params, mark], {
+      ...query,
+      limit,
+    });
+  };
+  const copied = async (limit: number) => {
+    if (mark === 0) return [];
+    const { where, params } = conditions(db, query, "e.", "s.");
+    return selectEvents(
+      db,
+      `events e JOIN event_search s
+         ON s.account_id = e.account_id AND s.stream = e.stream AND s.seq = e.seq`,
+      [...where, `s.account_id = ?`, `s.stream = ?`, `s.seq <= ?`],
+      [...params, query.accountId, query.stream, mark],
+      { ...query, limit },
+      "e.",
+    );
+  };
+  // Both lists are newest first; the events above the mark are all newer than the copied ones.
+  if (oldestFirst) {
+    const older = await copied(query.limit);
+    if (older.length >= query.limit) return older;
+    return [...(await above(query.limit - older.length)), ...older];
+  }
+  const newer = await above(query.limit);
+  if (newer.length >= query.limit) return newer;
+  return [...newer, ...(await copied(query.limit - newer.length))];
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { DatabaseSync } from "node:sqlite";
 import type { Db } from "./db.ts";
+import { scheduleSearchIndexing } from "./event-search.store.ts";
 import { migrate } from "./schema.ts";
 import { openSqlite } from "./sqlite.ts";
 import { ensureTrigramIndexes } from "./trigram-indexes.ts";
@@ -27,6 +28,9 @@ export async function openDatabase(
   }
   await migrate(opened.db);
   await ensureTrigramIndexes(opened.db);
+  // Events appended before this start (or by a process that stopped before copying them) go
+  // into history's search table now (PostgreSQL; nothing on SQLite).
+  scheduleSearchIndexing(opened.db);
   return opened;
 }
 

@@ -1,5 +1,6 @@
 import postgres from "postgres";
 import type { Db, QueryOptions } from "./db.ts";
+import { stopSearchIndexing } from "./event-search.store.ts";
 import {
   bindParams,
   describeConnectError,
@@ -142,7 +143,14 @@ function wrap(
         }
       }
     },
-    close: end,
+    // The pool's own Db first stops copying events into history's search table (its timer
+    // would otherwise run on a closed pool).
+    close: inTransaction
+      ? end
+      : async () => {
+          await stopSearchIndexing(db);
+          await end();
+        },
   };
   return db;
 }

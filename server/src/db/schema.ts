@@ -6,7 +6,7 @@ import type { Db, Dialect } from "./db.ts";
 
 interface Migration {
   id: number;
-  sql: (types: { serial: string }) => string[];
+  sql: (types: { serial: string; dialect: Dialect }) => string[];
 }
 
 const migrations: Migration[] = [
@@ -335,6 +335,37 @@ const migrations: Migration[] = [
       `CREATE UNIQUE INDEX events_upstream ON events(upstream_id, account_id) WHERE upstream_id IS NOT NULL`,
     ],
   },
+  {
+    // PostgreSQL's history search (docs/history-search.md): the substring filters' text is
+    // copied into event_search after the append has committed, and the pg_trgm indexes cover
+    // that table instead of events, so an inbox's append no longer writes a few hundred
+    // trigrams per event before its 202. event_search_marks holds, per stream, the newest seq
+    // copied; history scans the events above it. SQLite has no trigram index and no copy.
+    id: 13,
+    sql: ({ dialect }) =>
+      dialect === "sqlite"
+        ? []
+        : [
+            `DROP INDEX IF EXISTS events_text_trgm`,
+            `DROP INDEX IF EXISTS events_actors_trgm`,
+            `DROP INDEX IF EXISTS events_hosts_trgm`,
+            `CREATE TABLE event_search (
+              account_id BIGINT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+              stream TEXT NOT NULL,
+              seq BIGINT NOT NULL,
+              data TEXT NOT NULL,
+              actors TEXT,
+              hosts TEXT,
+              PRIMARY KEY (account_id, stream, seq)
+            )`,
+            `CREATE TABLE event_search_marks (
+              account_id BIGINT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+              stream TEXT NOT NULL,
+              indexed_seq BIGINT NOT NULL,
+              PRIMARY KEY (account_id, stream)
+            )`,
+          ],
+  },
 ];
 
 /** True when every migration this build knows has been applied (/readyz answers 200 only then). */
@@ -382,5 +413,6 @@ export async function migrate(db: Db): Promise<void> {
 function serialType(dialect: Dialect) {
   return {
     serial: dialect === "sqlite" ? "INTEGER PRIMARY KEY AUTOINCREMENT" : "BIGSERIAL PRIMARY KEY",
+    dialect,
   };
 }

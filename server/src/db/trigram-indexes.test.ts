@@ -4,9 +4,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { configure, reset, type LogRecord } from "@logtape/logtape";
 import postgres from "postgres";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import type { Db } from "./db.ts";
-import { appendEvents, queryEvents } from "./events.store.ts";
+import {
+  indexSearchGroup,
+  scheduleSearchIndexing,
+  searchMark,
+  stopSearchIndexing,
+} from "./event-search.store.ts";
+import { appendEvents, pruneEvents, queryEvents } from "./events.store.ts";
 import { openDatabase } from "./open.ts";
 import {
   createTestDatabase,
@@ -15,8 +21,9 @@ import {
 } from "../../test/db/postgres-test-database.ts";
 
 // History's text filter answers exactly as a scan of every event would, on SQLite (a scan) and
-// on PostgreSQL (pg_trgm's index, whose candidates the ILIKE rechecks): case-insensitive for
-// ASCII letters, anywhere in the JSON, % and _ taken as text.
+// on PostgreSQL (pg_trgm's index on the search copy, whose candidates the ILIKE rechecks, and a
+// scan of the events not copied yet): case-insensitive for ASCII letters, anywhere in the JSON,
+// % and _ taken as text.
 
 const created: TestDatabase[] = [];
 afterAll(() => Promise.all(created.splice(0).map((d) => d.drop())));
@@ -27,7 +34,10 @@ async function freshDb(dialect: "sqlite" | "postgres"): Promise<Db> {
       .db;
   const database = await createTestDatabase();
   created.push(database);
-  return (await openDatabase(database.url)).db;
+  const { db } = await openDatabase(database.url);
+  // The tests copy events into the search table themselves, when they mean to.
+  await stopSearchIndexing(db);
+  return db;
 }
 
 const WORDS = ["Zanzibar", "ZANZIBAR", "zanzíbar", "Zanzíbar", "ZANZÍBAR", "100% off", "a_b", "ab"];
@@ -77,6 +87,20 @@ describe.each(["sqlite", "postgres"] as const)("history's text filter on %s", (d
         }
       };
       await check(db);
+      if (dialect === "postgres") {
+        // Nothing copied yet, all of it scanned above; now a part copied, then all of it.
+        expect(await searchMark(db, 1, "incoming")).toBe(0);
+        await db.run(
+          `INSERT INTO event_search (account_id, stream, seq, data, actors, hosts)
+           SELECT account_id, stream, seq, data, actors, hosts FROM events WHERE seq <= 1234`,
+        );
+        await db.run(`INSERT INTO event_search_marks VALUES (1, 'incoming', 1234)`);
+        await check(db);
+        await indexAll(db);
+        expect(await searchMark(db, 1, "incoming")).toBe(2000);
+        await db.run(`ANALYZE`);
+        await check(db);
+      }
       // PostgreSQL again with the newest-first walk ruled out: the rare words from the index.
       if (dialect === "postgres")
         await db.transaction(async (tx) => {
@@ -90,24 +114,97 @@ describe.each(["sqlite", "postgres"] as const)("history's text filter on %s", (d
   });
 });
 
+/** Copies every event into event_search, as the indexer does after appends. */
+async function indexAll(db: Db): Promise<void> {
+  while ((await indexSearchGroup(db, { wait: true })) > 0);
+}
+
 describe("pg_trgm indexes on PostgreSQL", () => {
+  it("are not written by an append: events are copied into the search table after it, and found before and after", async () => {
+    const database = await createTestDatabase();
+    created.push(database);
+    const db = (await openDatabase(database.url)).db;
+    await stopSearchIndexing(db);
+    let other: Db | undefined;
+    try {
+      const indexes = await db.all<{ indexdef: string }>(
+        `SELECT indexdef FROM pg_indexes WHERE tablename = 'events'`,
+      );
+      expect(indexes.map((i) => i.indexdef).filter((d) => /gin|trgm/i.test(d))).toEqual([]);
+      await fill(db);
+      // Appended, not yet copied: the search table is empty, and history finds them by a scan.
+      expect(await db.get(`SELECT COUNT(*) AS n FROM event_search`)).toEqual({ n: 0 });
+      const find = (text: string, limit = 500) =>
+        queryEvents(db, { accountId: 1, stream: "incoming", limit, text }).then((found) =>
+          found.map((e) => e.seq),
+        );
+      expect(await find("Zanzibar")).toContain(97);
+      // The indexer runs after the append (asked as the event log asks it; here in a second
+      // process's pool, whose own start asks it too) and catches up.
+      other = (await openDatabase(database.url)).db;
+      scheduleSearchIndexing(other);
+      await vi.waitFor(async () => expect(await searchMark(db, 1, "incoming")).toBe(2000), {
+        timeout: 60_000,
+        interval: 50,
+      });
+      expect(await db.get(`SELECT COUNT(*) AS n FROM event_search`)).toEqual({ n: 2000 });
+      // Newer events above the mark and older ones below it come in one answer, newest first.
+      await appendEvents(db, 1, "incoming", [
+        { json: JSON.stringify({ content: "Zanzibar again" }), actors: " https://y.example/v " },
+      ]);
+      const zanzibar = await find("zanzibar", 3);
+      expect(zanzibar[0]).toBe(2001);
+      expect(zanzibar.slice(1).every((seq) => seq < 2000)).toBe(true);
+      expect(
+        await queryEvents(db, {
+          accountId: 1,
+          stream: "incoming",
+          limit: 5,
+          actor: "https://y.example/v",
+        }),
+      ).toHaveLength(1);
+      // Oldest first (after=): the copied ones first, then those above the mark.
+      const after = await queryEvents(db, {
+        accountId: 1,
+        stream: "incoming",
+        limit: 500,
+        afterSeq: 1500,
+        text: "zanzibar",
+      });
+      expect(after.map((e) => e.seq)).toEqual([2001, 1649, 1552]);
+      // Pruned events leave the search copy too, and are found no more.
+      await pruneEvents(db, 1, "incoming", 1000);
+      expect(
+        await db.get(`SELECT MIN(seq) AS first FROM event_search WHERE stream = 'incoming'`),
+      ).toEqual({ first: 1001 });
+      expect((await find("zanzibar")).every((seq) => seq > 1000)).toBe(true);
+    } finally {
+      await other?.close();
+      await db.close();
+    }
+  });
+
   it("serves the text filter under its collation, and the actor and host filters", async () => {
     const db = await freshDb("postgres");
     try {
       await fill(db);
+      await indexAll(db);
+      await db.run(`ANALYZE`);
       // An index on plain `data` would not serve `data COLLATE "C" ILIKE`; small tables are
       // scanned anyway, so the scan is ruled out to see whether the index can answer at all.
       const plan = (condition: string) =>
         db.transaction(async (tx) => {
           await tx.run(`SET LOCAL enable_seqscan = off`);
           const rows = await tx.all<{ "QUERY PLAN": string }>(
-            `EXPLAIN SELECT seq FROM events WHERE ${condition} ORDER BY seq DESC LIMIT 101`,
+            `EXPLAIN SELECT seq FROM event_search WHERE ${condition} ORDER BY seq DESC LIMIT 101`,
           );
           return rows.map((row) => row["QUERY PLAN"]).join("\n");
         });
-      expect(await plan(`data COLLATE "C" ILIKE '%zanzibar%'`)).toContain("events_text_trgm");
-      expect(await plan(`actors LIKE '% https://x.example/u %'`)).toContain("events_actors_trgm");
-      expect(await plan(`hosts LIKE '% x.example %'`)).toContain("events_hosts_trgm");
+      expect(await plan(`data COLLATE "C" ILIKE '%zanzibar%'`)).toContain("event_search_text_trgm");
+      expect(await plan(`actors LIKE '% https://x.example/u %'`)).toContain(
+        "event_search_actors_trgm",
+      );
+      expect(await plan(`hosts LIKE '% x.example %'`)).toContain("event_search_hosts_trgm");
     } finally {
       await db.close();
     }

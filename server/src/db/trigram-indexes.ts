@@ -1,7 +1,7 @@
 import { getLogger } from "@logtape/logtape";
 import type { Db } from "./db.ts";
 
-// History's substring filters on PostgreSQL (server.md section 11): `q=` (data ILIKE under the
+// History's substring filters on PostgreSQL (docs/history-search.md): `q=` (data ILIKE under the
 // "C" collation), `actor=` and `host=` (LIKE on the space-separated columns) answer from pg_trgm
 // GIN indexes, which serve LIKE/ILIKE '%…%' with a recheck of each candidate row, so results
 // are exactly those of the scan they replace. Without them a rare word scans every retained
@@ -13,19 +13,18 @@ import type { Db } from "./db.ts";
 // filters scan, slower, said in one log line), and the next start after it is installed builds
 // the indexes. SQLite has no such index; its scans stay within the target (bench/history.bench.ts).
 //
-// The price is paid at append: a ~900-byte event yields a few hundred trigrams. Measured here
-// (2 busy cores, load 12–23): 10,000 such rows inserted in 3.5–5.6 s with the text index (GIN's
-// default fast-update list; without it 12–17 s) against 0.1–0.2 s without; the history bench's
-// 66,000 appends in groups of 500 took 21 s against 4 s. Building it off the append path (a
-// search table filled in the background) is the step if inbox throughput on PostgreSQL needs it.
+// The indexes cover event_search, the copy of each event's searchable text that is made after
+// its append has committed (event-search.store.ts), not events: a ~900-byte event yields a few
+// hundred trigrams, and writing them in the append cost the inbox (measured here, 2 busy cores:
+// 10,000 such rows inserted in 3.5–5.6 s with the text index against 0.1–0.2 s without).
 
 const log = getLogger(["corral", "db"]);
 
 /** Index name → the column it covers (with the collation the query compares under). */
 const INDEXES: Record<string, string> = {
-  events_text_trgm: `data COLLATE "C"`,
-  events_actors_trgm: `actors`,
-  events_hosts_trgm: `hosts`,
+  event_search_text_trgm: `data COLLATE "C"`,
+  event_search_actors_trgm: `actors`,
+  event_search_hosts_trgm: `hosts`,
 };
 
 // The lock migrations take turns on: processes starting together build the indexes once.
@@ -49,7 +48,7 @@ export async function ensureTrigramIndexes(db: Db): Promise<void> {
       await tx.run(`CREATE EXTENSION IF NOT EXISTS pg_trgm`);
       for (const name of await missingIndexes(tx))
         await tx.run(
-          `CREATE INDEX IF NOT EXISTS ${name} ON events USING gin (${INDEXES[name]} gin_trgm_ops)`,
+          `CREATE INDEX IF NOT EXISTS ${name} ON event_search USING gin (${INDEXES[name]} gin_trgm_ops)`,
         );
     });
   } catch (error) {

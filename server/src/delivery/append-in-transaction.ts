@@ -1,6 +1,7 @@
 import { getLogger } from "@logtape/logtape";
 import type { Services } from "../services.ts";
 import type { Db } from "../db/db.ts";
+import { scheduleSearchIndexing } from "../db/event-search.store.ts";
 import { appendEvents, pruneEvents } from "../db/events.store.ts";
 import { withMeta } from "../events/event-meta.ts";
 import { eventJson } from "../events/fit-event.ts";
@@ -42,6 +43,7 @@ export async function appendInTransaction(
   services.events.announceAppended(accountId, stream, [
     { seq, data: appended.json, createdAt: Date.now() },
   ]);
+  scheduleSearchIndexing(services.db);
   await services.bus.publish({ accountId, stream, seq }).catch((error: Error) =>
     log.error("announcing {stream} event {seq} failed: {error}", {
       stream,

@@ -19,9 +19,33 @@ export interface AttemptRow {
 const COLUMNS = `delivery_id, account_id, host, inbox, at, status, duration_ms, error, response`;
 const CHUNK = 100;
 
+// PostgreSQL: the rows as one JSON array, so that the statement's text is the same for any
+// number of them and postgres.js prepares it once per connection (a VALUES row per attempt made
+// each group size a new statement: a Parse/Describe round trip before its first run).
+const insertPostgres = `INSERT INTO delivery_attempts (${COLUMNS})
+  SELECT ${COLUMNS} FROM json_populate_recordset(NULL::delivery_attempts, (?::text)::json)`;
+
 export async function insertAttempts(tx: Db, rows: AttemptRow[]): Promise<void> {
   for (let i = 0; i < rows.length; i += CHUNK) {
     const chunk = rows.slice(i, i + CHUNK);
+    if (tx.dialect === "postgres") {
+      await tx.run(insertPostgres, [
+        JSON.stringify(
+          chunk.map((r) => ({
+            delivery_id: r.deliveryId,
+            account_id: r.accountId,
+            host: r.host,
+            inbox: r.inbox,
+            at: r.at,
+            status: r.status,
+            duration_ms: r.durationMs,
+            error: r.error,
+            response: r.response,
+          })),
+        ),
+      ]);
+      continue;
+    }
     await tx.run(
       `INSERT INTO delivery_attempts (${COLUMNS}) VALUES ${chunk.map(() => "(?, ?, ?, ?, ?, ?, ?, ?, ?)").join(", ")}`,
       chunk.flatMap((r) => [

@@ -5,6 +5,7 @@
 import { getLogger } from "@logtape/logtape";
 import type { BusMessage, EventBus } from "../db/bus.ts";
 import type { Db } from "../db/db.ts";
+import { scheduleSearchIndexing } from "../db/event-search.store.ts";
 import {
   appendEvents,
   type AppendedEvent,
@@ -190,6 +191,8 @@ export function createEventLog(db: Db, bus: EventBus, options: EventLogOptions):
           group.map((p, i) => ({ seq: first + i, data: p.event.json, createdAt: now })),
         );
       }
+      // After the commit, and not awaited: history's search copy (PostgreSQL) comes later.
+      scheduleSearchIndexing(db);
     }
     queues.delete(key);
   };

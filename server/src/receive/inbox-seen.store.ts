@@ -39,6 +39,20 @@ export async function claimSeen(
   return Number(row.stored) === 1 ? "stored" : "busy";
 }
 
+// On PostgreSQL a group's keys go as one JSON array, so that the statement's text is the same
+// for any number of them: postgres.js prepares each new text on each pooled connection (a
+// Parse/Describe round trip before the first run), and with a VALUES row per key every group
+// size was a text of its own. SQLite prepares in-process and caches by text: rows stay VALUES.
+const insertClaimsPostgres = `INSERT INTO inbox_seen (actor_id, activity_id, sender_id, received_at, stored)
+  SELECT d.e->>0, d.e->>1, d.e->>2, ?, 0 FROM json_array_elements((?::text)::json) AS d(e)
+  ON CONFLICT DO NOTHING
+  RETURNING actor_id, activity_id, sender_id`;
+const markStoredPostgres = `UPDATE inbox_seen SET stored = 1
+  WHERE (actor_id, activity_id, sender_id) IN (
+    SELECT d.e->>0, d.e->>1, d.e->>2 FROM json_array_elements((?::text)::json) AS d(e))`;
+const keysJson = (keys: readonly SeenKey[]) =>
+  JSON.stringify(keys.map((k) => [k.actorId, k.activityId, k.senderId]));
+
 /**
  * The first step of claimSeen for many keys in one statement per 300: for each key, whether
  * this call inserted its claim. A key given twice is inserted for its first place only.
@@ -52,12 +66,16 @@ export async function insertClaims(
   const inserted = new Set<string>();
   for (let i = 0; i < keys.length; i += 300) {
     const chunk = keys.slice(i, i + 300);
-    const rows = await db.all<{ actor_id: string; activity_id: string; sender_id: string }>(
-      `INSERT INTO inbox_seen (actor_id, activity_id, sender_id, received_at, stored)
-       VALUES ${chunk.map(() => "(?, ?, ?, ?, 0)").join(", ")} ON CONFLICT DO NOTHING
-       RETURNING actor_id, activity_id, sender_id`,
-      chunk.flatMap((k) => [k.actorId, k.activityId, k.senderId, now]),
-    );
+    type Row = { actor_id: string; activity_id: string; sender_id: string };
+    const rows =
+      db.dialect === "postgres"
+        ? await db.all<Row>(insertClaimsPostgres, [now, keysJson(chunk)])
+        : await db.all<Row>(
+            `INSERT INTO inbox_seen (actor_id, activity_id, sender_id, received_at, stored)
+             VALUES ${chunk.map(() => "(?, ?, ?, ?, 0)").join(", ")} ON CONFLICT DO NOTHING
+             RETURNING actor_id, activity_id, sender_id`,
+            chunk.flatMap((k) => [k.actorId, k.activityId, k.senderId, now]),
+          );
     for (const r of rows) inserted.add(JSON.stringify([r.actor_id, r.activity_id, r.sender_id]));
   }
   return keys.map((k) => inserted.delete(text(k)));
@@ -67,12 +85,14 @@ export async function insertClaims(
 export async function markStored(db: Db, keys: readonly SeenKey[]): Promise<void> {
   for (let i = 0; i < keys.length; i += 300) {
     const chunk = keys.slice(i, i + 300);
-    await db.run(
-      `UPDATE inbox_seen SET stored = 1 WHERE (actor_id, activity_id, sender_id) IN (VALUES ${chunk
-        .map(() => "(?, ?, ?)")
-        .join(", ")})`,
-      chunk.flatMap((k) => [k.actorId, k.activityId, k.senderId]),
-    );
+    if (db.dialect === "postgres") await db.run(markStoredPostgres, [keysJson(chunk)]);
+    else
+      await db.run(
+        `UPDATE inbox_seen SET stored = 1 WHERE (actor_id, activity_id, sender_id) IN (VALUES ${chunk
+          .map(() => "(?, ?, ?)")
+          .join(", ")})`,
+        chunk.flatMap((k) => [k.actorId, k.activityId, k.senderId]),
+      );
   }
 }
 

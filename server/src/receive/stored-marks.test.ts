@@ -3,7 +3,7 @@ import type { Db } from "../db/db.ts";
 import { openDatabase } from "../db/open.ts";
 import { freshDatabaseUrl } from "../../test/fresh.ts";
 import { createTestDatabase } from "../../test/db/postgres-test-database.ts";
-import { claimSeen } from "./inbox-seen.store.ts";
+import { claimSeen, insertClaims, markStored } from "./inbox-seen.store.ts";
 import { insertClaimGrouped, markStoredGrouped } from "./stored-marks.ts";
 
 const keyOf = (n: number) => ({
@@ -66,6 +66,30 @@ describe("claims inserted and marked stored in groups", () => {
     const { db } = await openDatabase(database.url, { pool: 4 });
     try {
       await marksEachAskedForAndNoOther(db);
+    } finally {
+      await db.close();
+      await database.drop();
+    }
+  });
+
+  it("prepares one statement for claims and one for marks on PostgreSQL, whatever a group's size", async () => {
+    // postgres.js prepares each new statement text on each connection (a round trip to
+    // PostgreSQL before its first run): a text per group size made that most groups' cost.
+    const database = await createTestDatabase();
+    const { db } = await openDatabase(database.url, { pool: 1 });
+    try {
+      for (const size of [1, 2, 3, 7]) {
+        const keys = Array.from({ length: size }, (_, n) => keyOf(size * 100 + n));
+        expect(await insertClaims(db, keys, 1_000)).toEqual(keys.map(() => true));
+        await markStored(db, keys);
+        for (const key of keys) expect(await claimSeen(db, key, 1_001, 0)).toBe("stored");
+      }
+      const prepared = await db.all<{ statement: string }>(
+        `SELECT statement FROM pg_prepared_statements WHERE statement LIKE '%inbox_seen%'`,
+      );
+      const count = (start: RegExp) => prepared.filter((p) => start.test(p.statement)).length;
+      expect(count(/^\s*INSERT INTO inbox_seen/)).toBe(1 + 1); // and claimSeen's own
+      expect(count(/^\s*UPDATE inbox_seen SET stored = 1/)).toBe(1);
     } finally {
       await db.close();
       await database.drop();
