@@ -15,22 +15,38 @@ const edge = [
   "./cli.ts",
   "./background.ts",
 ];
-const domain = [
-  "accounts",
-  "activitypub",
-  "actors",
-  "cattle-drive",
-  "broker",
-  "delivery",
-  "events",
-  "follows",
-  "lookup",
-  "metrics",
-  "methods",
-  "objects",
-  "receive",
-  "recording",
+// The domain's order, bottom to top (docs/adr/0005-server-layers.md): a folder imports only
+// folders on lower lines, never one on its own line or above. Lower parts that must act for a
+// higher one are handed a callback (the receiver the delivery worker is given, the work an event
+// is appended with).
+const domainOrder = [
+  ["actors", "broker"],
+  ["activitypub"],
+  ["events", "follows"],
+  ["objects", "metrics"],
+  ["delivery", "lookup"],
+  ["receive", "methods"],
+  ["triggers", "accounts"],
+  ["cattle-drive", "recording"],
 ];
+const domain = domainOrder.flat();
+const orderZones = domainOrder.flatMap((line, rank) =>
+  line.map((folder) => ({
+    target: `./${folder}`,
+    from: domainOrder
+      .slice(rank)
+      .flat()
+      .filter((other) => other !== folder)
+      .map((other) => `./${other}`),
+    message: `The domain's order: ${folder}/ imports only ${
+      domainOrder
+        .slice(0, rank)
+        .flat()
+        .map((below) => `${below}/`)
+        .join(", ") || "db/"
+    } (and db/); hand a lower part a callback instead (docs/adr/0005-server-layers.md).`,
+  })),
+);
 const layerZones = [
   { target: "./fe", from: "./federation", message: "fe/ and federation/ never import each other." },
   { target: "./federation", from: "./fe", message: "fe/ and federation/ never import each other." },
@@ -121,6 +137,18 @@ export default tseslint.config(
       "import-x/no-restricted-paths": [
         "error",
         { basePath: `${import.meta.dirname}/server/src`, zones: layerZones },
+      ],
+    },
+  },
+  {
+    // The domain's order holds for the server's code; a test may set up with any part (an
+    // account to own its actors, say).
+    files: ["server/src/**/*.ts"],
+    ignores: ["server/src/**/*.test.ts"],
+    rules: {
+      "import-x/no-restricted-paths": [
+        "error",
+        { basePath: `${import.meta.dirname}/server/src`, zones: [...layerZones, ...orderZones] },
       ],
     },
   },

@@ -1,6 +1,5 @@
 import type { Services } from "../services.ts";
 import type { DeliveryRow } from "../db/deliveries.store.ts";
-import type { Receive } from "../receive/accept-activity.ts";
 import { isOurs } from "../activitypub/origins.ts";
 import { loadSigner } from "../activitypub/local-keys.ts";
 import { outgoingOf } from "../activitypub/outgoing.ts";
@@ -10,6 +9,20 @@ import { preparedBodyOf } from "./prepared-bodies.ts";
 
 // One attempt at one queued delivery: the POST (or, for an inbox on this server, the receiving)
 // and nothing else. What it comes to (delivered, retried, given up) is outcome.ts's to decide.
+
+/** Receiving an activity, as the delivery queue is handed it for inboxes on this server. */
+export type Receive = (
+  services: Services,
+  raw: Record<string, unknown>,
+  sender: string,
+  actorId: string | null,
+) => Promise<Received>;
+
+/**
+ * Taken (a replay is taken too, and adds nothing), with the accounts whose actors it was for; or
+ * refused with the reason.
+ */
+export type Received = { ok: true; accounts?: number[] } | { ok: false; reason: string };
 
 export async function attemptDelivery(
   services: Services,

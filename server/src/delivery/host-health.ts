@@ -2,8 +2,6 @@
 // and its detail (section 11). Imports only import-free files: fe/wire.ts re-exports it, and the
 // console type-checks it.
 
-import type { Inbound } from "../receive/refusal-types.ts";
-
 export interface HostHealth {
   host: string;
   state: "ok" | "failing" | "stopped";
@@ -43,16 +41,6 @@ export interface DeliveryAttempt {
   error: string | null;
   /** The first 300 bytes of the answer's body (null: no answer, or a 2xx, whose body is not read). */
   response: string | null;
-}
-
-/** `GET /fe/account/hosts/{host}`: the list entry and both directions (server.md §11). */
-export interface HostDetail extends HostHealth {
-  software: { name: string; version: string | null } | null;
-  inbound: Inbound;
-  outbound: HostHealth | null;
-  hold: HostHold | null;
-  /** The newest 50 attempts, newest first. */
-  attempts: DeliveryAttempt[];
 }
 
 /** `GET /fe/account/backlog` (server.md §11): what waits for delivery, for the account's actors. */

@@ -8,9 +8,8 @@ import {
   type DeliveryRow,
   type NewDelivery,
 } from "../db/deliveries.store.ts";
-import type { Receive } from "../receive/accept-activity.ts";
-import { attemptDelivery } from "./attempt.ts";
-import { startClaimLoop } from "./claim-loop.ts";
+import { attemptDelivery, type Receive } from "./attempt.ts";
+import { startClaimLoop } from "../db/claim-loop.ts";
 import { ensureHost, findGoneInboxes, noteHostFailure, type HostRow } from "./hosts.store.ts";
 import { insertBody } from "./delivery-bodies.store.ts";
 import { digestOf } from "../activitypub/draft-signing.ts";

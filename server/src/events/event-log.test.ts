@@ -46,7 +46,7 @@ describe.each(dialects)("event log on $name", (dialect) => {
       ]);
     }
     const bus = createMemoryBus();
-    return { log: createEventLog(db, bus, { cap: 10_000, ...options }), bus, url };
+    return { log: createEventLog(db, bus, { cap: 10_000, ...options }), bus, url, db };
   }
 
   it("numbers events per account and stream, starting at 1", async () => {
@@ -63,6 +63,47 @@ describe.each(dialects)("event log on $name", (dialect) => {
     expect(await log.readAfter(1, "incoming", 1)).toHaveLength(1);
     expect(await log.lastSeq(2, "outgoing")).toBe(0);
     expect(await log.lastSeq(1, "incoming")).toBe(2);
+  });
+
+  it("appends with the caller's work in one transaction, numbered, announced and pruned as append's are", async () => {
+    const { log, bus, db } = await setUp({ cap: 3, pruneEvery: 4 });
+    const heard: BusMessage[] = [];
+    bus.subscribe((message) => heard.push(message));
+    const told: number[] = [];
+    log.onAppended((_account, _stream, rows) => told.push(...rows.map((row) => row.seq)));
+    const addAccount = (tx: Db, name: string) =>
+      tx.run(`INSERT INTO accounts (name, password_hash, created_at) VALUES (?, 'x', 0)`, [name]);
+    for (let n = 1; n <= 3; n++) await log.append(1, "outgoing", { n });
+    const after: number[] = [];
+    const seq = await log.appendInTransaction(
+      1,
+      "outgoing",
+      { n: 4 },
+      async (tx) => {
+        await addAccount(tx, "carol");
+        return true;
+      },
+      async (_tx, stored) => void after.push(stored),
+    );
+    expect(seq).toBe(4);
+    expect(after).toEqual([4]);
+    // The fourth event of the stream prunes it down to the cap, whichever way it was appended.
+    expect((await log.readAfter(1, "outgoing", 0)).map((e) => e.seq)).toEqual([2, 3, 4]);
+    expect(heard.at(-1)).toMatchObject({ accountId: 1, stream: "outgoing", seq: 4 });
+    expect(told).toEqual([1, 2, 3, 4]);
+    // Declined by its work: nothing stored, nothing announced.
+    expect(await log.appendInTransaction(1, "outgoing", { n: 5 }, async () => false)).toBeNull();
+    // Work that fails takes the event with it, and the event's failure the work.
+    await expect(
+      log.appendInTransaction(1, "outgoing", { n: 5 }, async (tx) => {
+        await addAccount(tx, "dave");
+        throw new Error("the work failed");
+      }),
+    ).rejects.toThrow("the work failed");
+    expect(await log.lastSeq(1, "outgoing")).toBe(4);
+    expect(told).toEqual([1, 2, 3, 4]);
+    const names = await db.all<{ name: string }>(`SELECT name FROM accounts ORDER BY name`);
+    expect(names.map((row) => row.name)).toEqual(["alice", "bob", "carol"]);
   });
 
   it("prunes every `pruneEvery` appends down to the newest `cap`, and ids keep growing", async () => {

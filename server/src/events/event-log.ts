@@ -72,8 +72,19 @@ export interface EventLog {
    * that a transport publishing events (Cattle Drive over AMQP) publishes each once.
    */
   onAppended(listener: AppendListener): () => void;
-  /** Tells onAppended's listeners of events stored outside append() (appendInTransaction). */
-  announceAppended(accountId: number, stream: StreamName, rows: StoredEvent[]): void;
+  /**
+   * Runs `work` in a transaction and, when it answers true, stores `data` as the stream's next
+   * event and runs `after` with its seq in that same transaction, so that the stream never says
+   * something happened that did not, or the reverse (a send's queued deliveries). Announced and
+   * pruned as append()'s events are; the seq, or null when `work` declined.
+   */
+  appendInTransaction(
+    accountId: number,
+    stream: StreamName,
+    data: object,
+    work: (tx: Db) => Promise<boolean>,
+    after?: (tx: Db, seq: number) => Promise<void>,
+  ): Promise<number | null>;
   /**
    * What watch() hands a connection, as it sends it: a trigger's error events carry its body in
    * the first of them the connection sends, not in each (trigger-bodies.ts).
@@ -145,6 +156,43 @@ export function createEventLog(db: Db, bus: EventBus, options: EventLogOptions):
       }
     }
   };
+  // What follows every commit of events, whichever way they were appended: the bus hears of
+  // the last, old events are pruned when a multiple of pruneEvery was passed, and this
+  // process's onAppended listeners get the rows.
+  const stored = async (accountId: number, stream: StreamName, first: number, jsons: string[]) => {
+    const last = first + jsons.length - 1;
+    // After the commit, and not awaited: history's search copy (PostgreSQL) comes later.
+    scheduleSearchIndexing(db);
+    await bus.publish({ accountId, stream, seq: last }).catch((error: Error) =>
+      log.error("announcing {stream} event {seq} failed: {error}", {
+        stream,
+        seq: last,
+        error: error.message,
+      }),
+    );
+    // Outside the append: the counter row is not held while old events are deleted, and a
+    // failed prune costs only space until the next one.
+    if (
+      Math.floor(last / pruneEvery) > Math.floor((first - 1) / pruneEvery) &&
+      last > options.cap
+    ) {
+      await pruneEvents(db, accountId, stream, last - options.cap).catch((error: Error) =>
+        log.error("pruning {stream} of account {accountId} failed: {error}", {
+          stream,
+          accountId,
+          error: error.message,
+        }),
+      );
+    }
+    if (appendListeners.size > 0) {
+      const now = Date.now();
+      announceAppended(
+        accountId,
+        stream,
+        jsons.map((data, i) => ({ seq: first + i, data, createdAt: now })),
+      );
+    }
+  };
   const store = async (accountId: number, stream: StreamName, queue: Pending[], key: string) => {
     while (queue.length > 0) {
       const group = takeGroup(queue);
@@ -161,38 +209,13 @@ export function createEventLog(db: Db, bus: EventBus, options: EventLogOptions):
         continue;
       }
       const first = last - group.length + 1;
-      await bus.publish({ accountId, stream, seq: last }).catch((error: Error) =>
-        log.error("announcing {stream} event {seq} failed: {error}", {
-          stream,
-          seq: last,
-          error: error.message,
-        }),
+      await stored(
+        accountId,
+        stream,
+        first,
+        group.map((p) => p.event.json),
       );
-      // Outside the append: the counter row is not held while old events are deleted, and a
-      // failed prune costs only space until the next one.
-      if (
-        Math.floor(last / pruneEvery) > Math.floor((first - 1) / pruneEvery) &&
-        last > options.cap
-      ) {
-        await pruneEvents(db, accountId, stream, last - options.cap).catch((error: Error) =>
-          log.error("pruning {stream} of account {accountId} failed: {error}", {
-            stream,
-            accountId,
-            error: error.message,
-          }),
-        );
-      }
       group.forEach((pending, i) => pending.resolve(first + i));
-      if (appendListeners.size > 0) {
-        const now = Date.now();
-        announceAppended(
-          accountId,
-          stream,
-          group.map((p, i) => ({ seq: first + i, data: p.event.json, createdAt: now })),
-        );
-      }
-      // After the commit, and not awaited: history's search copy (PostgreSQL) comes later.
-      scheduleSearchIndexing(db);
     }
     queues.delete(key);
   };
@@ -220,6 +243,17 @@ export function createEventLog(db: Db, bus: EventBus, options: EventLogOptions):
       appendListeners.add(listener);
       return () => appendListeners.delete(listener);
     },
-    announceAppended,
+    async appendInTransaction(accountId, stream, data, work, after) {
+      const event = withMeta(eventJson(data, maxBytes), data);
+      // Its seq comes from the stream's counter row, as the grouped appends' do (docs/adr/0008).
+      const seq = await db.transaction(async (tx) => {
+        if (!(await work(tx))) return null;
+        const seq = await appendEvents(tx, accountId, stream, [event]);
+        await after?.(tx, seq);
+        return seq;
+      });
+      if (seq !== null) await stored(accountId, stream, seq, [event.json]);
+      return seq;
+    },
   };
 }

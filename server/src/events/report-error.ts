@@ -1,6 +1,6 @@
 import { getLogger } from "@logtape/logtape";
 import type { Services } from "../services.ts";
-import { linkEvent } from "../triggers/triggers.store.ts";
+import { linkEvent } from "../db/triggers.store.ts";
 
 const log = getLogger(["corral", "events"]);
 

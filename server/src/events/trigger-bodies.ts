@@ -1,5 +1,5 @@
 import type { Db } from "../db/db.ts";
-import { findTriggerBodies } from "../triggers/triggers.store.ts";
+import { findTriggerBodies } from "../db/triggers.store.ts";
 import type { StoredEvent } from "../db/events.store.ts";
 
 // Error events of a trigger are stored without `original_message_body` (report-error.ts): the

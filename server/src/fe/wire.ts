@@ -5,6 +5,8 @@
 // generated client, whose sources (CommonJS-typed .ts) fail our strict ESM type check.
 
 import type { ActivityMinute } from "../events/activity.ts";
+import type { DeliveryAttempt, HostHealth, HostHold } from "../delivery/host-health.ts";
+import type { Inbound } from "../receive/refusal-types.ts";
 import type { StreamName } from "../events/streams.ts";
 import type { LookupFailure } from "../lookup/failure-kind.ts";
 import type { Exchange } from "../activitypub/exchange.ts";
@@ -97,7 +99,19 @@ export type RedeliverRequest = { inbox?: string };
 /** Corral's addition: `GET /fe/account/hosts` answers a list of these. */
 export type { HostHealth } from "../delivery/host-health.ts";
 /** Corral's addition: `GET /fe/account/hosts/{host}` (server.md §11). */
-export type { DeliveryAttempt, HostDetail, HostHold } from "../delivery/host-health.ts";
+export type { DeliveryAttempt, HostHold };
+/**
+ * Corral's addition: `GET /fe/account/hosts/{host}` (docs/api.md), the list entry and both
+ * directions: what was delivered there (delivery/) and what its senders sent here (receive/).
+ */
+export interface HostDetail extends HostHealth {
+  software: { name: string; version: string | null } | null;
+  inbound: Inbound;
+  outbound: HostHealth | null;
+  hold: HostHold | null;
+  /** The newest 50 attempts, newest first. */
+  attempts: DeliveryAttempt[];
+}
 /** Corral's addition: `GET /fe/account/backlog` (server.md §11). */
 export type { Backlog } from "../delivery/host-health.ts";
 /** Corral's addition: `POST /fe/account/hosts/{host}/check` answers a HostCheck (server.md §11);

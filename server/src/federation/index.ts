@@ -4,7 +4,13 @@
 import { createFederation, type Federation, type KvStore } from "@fedify/fedify";
 import { createDocumentLoader } from "../activitypub/document-loader.ts";
 import type { Outgoing } from "../activitypub/outgoing-types.ts";
-import { onAccepted, onDeleted, onFollowed, onRejected, onUndone } from "../follows/incoming.ts";
+import {
+  onAccepted,
+  onDeleted,
+  onFollowed,
+  onRejected,
+  onUndone,
+} from "../receive/follow-handlers.ts";
 import { acceptActivity, type Receive } from "../receive/accept-activity.ts";
 import { InboxHandlers } from "../receive/inbox-handlers.ts";
 import type { Services } from "../services.ts";

@@ -5,7 +5,7 @@ import { reportError } from "../events/report-error.ts";
 import type { Services } from "../services.ts";
 import { findMethod, methods } from "./catalog.ts";
 import { MethodError } from "./method-error.ts";
-import type { TriggerRun } from "../triggers/trigger-run.ts";
+import type { TriggerRun } from "./trigger-run.ts";
 
 // POST /fe/actor/trigger/{method} checks the body against the method's schema (catalog.ts) and
 // the actor, records the trigger, answers 202, and the trigger worker (triggers/) runs it here.

@@ -1,5 +1,5 @@
 import type { ActorRow } from "../actors/index.ts";
-import type { TriggerRun } from "../triggers/trigger-run.ts";
+import type { TriggerRun } from "./trigger-run.ts";
 
 /** A method's run: its body checked against its schema, its actor one of the account's. */
 export interface MethodCall<Params> {

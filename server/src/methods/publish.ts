@@ -1,5 +1,5 @@
 import { hideBlindCopies, mintObjectId, storeObject } from "../objects/objects.ts";
-import { sendAsActor } from "../delivery/send-as-actor.ts";
+import { sendAsActor } from "./send-as-actor.ts";
 import { isObject } from "../activitypub/parse.ts";
 import type { Services } from "../services.ts";
 import type { MethodCall } from "./method-call.ts";

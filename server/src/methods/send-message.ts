@@ -1,4 +1,4 @@
-import { sendAsActor } from "../delivery/send-as-actor.ts";
+import { sendAsActor } from "./send-as-actor.ts";
 import type { Services } from "../services.ts";
 import type { MethodCall } from "./method-call.ts";
 

@@ -6,7 +6,7 @@ import {
 } from "../actors/index.ts";
 import { UniqueViolation } from "../db/db.ts";
 import { mintObjectId, storeObject } from "../objects/objects.ts";
-import { sendAsActor } from "../delivery/send-as-actor.ts";
+import { sendAsActor } from "./send-as-actor.ts";
 import type { Services } from "../services.ts";
 import type { MethodCall } from "./method-call.ts";
 import { MethodError } from "./method-error.ts";

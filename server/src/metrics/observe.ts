@@ -34,6 +34,13 @@ function instrumentEventLog(events: EventLog, metrics: Metrics): EventLog {
         stop();
       }
     },
+    // Timed only when the event is stored (not when its work declined).
+    async appendInTransaction(accountId, stream, data, work, after) {
+      const stop = metrics.eventAppend.startTimer({ stream });
+      const seq = await events.appendInTransaction(accountId, stream, data, work, after);
+      if (seq !== null) stop();
+      return seq;
+    },
   };
 }
 
@@ -121,12 +128,4 @@ export async function observeTrigger<T>(
       ms: Math.round(seconds * 1000),
     });
   }
-}
-
-/** Times an event stored outside EventLog.append (in a send's own transaction); call the stop. */
-export function timeEventAppend(services: object, stream: string): () => void {
-  const metrics = metricsOf(services);
-  if (!metrics) return () => {};
-  const stop = metrics.eventAppend.startTimer({ stream });
-  return () => void stop();
 }

@@ -1,6 +1,7 @@
 import { actorInfoOf } from "../activitypub/actor-info.ts";
 import { normalizeData } from "../activitypub/muck-out.ts";
 import { idOf, idsOf } from "../activitypub/parse.ts";
+import type { Receive, Received } from "../delivery/attempt.ts";
 import type { Services } from "../services.ts";
 import type { InboxHandlers } from "./inbox-handlers.ts";
 import {
@@ -13,19 +14,9 @@ import {
 import { findAddressedActors, findRecipient, type Recipient } from "./recipients.ts";
 import { insertClaimGrouped, markStoredGrouped } from "./stored-marks.ts";
 
-/** Receiving an activity, as the delivery queue is handed it for inboxes on this server. */
-export type Receive = (
-  services: Services,
-  raw: Record<string, unknown>,
-  sender: string,
-  actorId: string | null,
-) => Promise<Received>;
-
-/**
- * Taken (a replay is taken too, and adds nothing), with the accounts whose actors it was for; or
- * refused with the reason.
- */
-export type Received = { ok: true; accounts?: number[] } | { ok: false; reason: string };
+// Receiving is what the delivery queue is handed for inboxes on this server: its type is
+// delivery's (attempt.ts), the lower part, which receives it as a callback.
+export type { Receive, Received };
 
 /** How long an activity id is remembered: longer than any sender keeps retrying one. */
 export const SEEN_FOR_MS = 7 * 24 * 3600_000;

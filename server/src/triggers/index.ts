@@ -1,7 +1,7 @@
 import { getLogger } from "@logtape/logtape";
 import { randomUUID } from "node:crypto";
 import type { Services } from "../services.ts";
-import { insertTrigger } from "./triggers.store.ts";
+import { insertTrigger } from "../db/triggers.store.ts";
 import { TRIGGER_BUS_NAME } from "./worker.ts";
 
 const log = getLogger(["corral", "trigger"]);

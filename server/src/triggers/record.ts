@@ -3,7 +3,7 @@ import { listTriggerDeliveries, redeliverTrigger } from "../delivery/delivery-re
 import { announceDeliveries } from "../delivery/queue.ts";
 import { listDeliveryAttempts } from "../delivery/attempts.store.ts";
 import { toAttempt } from "../delivery/hosts.ts";
-import { findTrigger, listTriggerEvents } from "./triggers.store.ts";
+import { findTrigger, listTriggerEvents } from "../db/triggers.store.ts";
 import type { TriggerRecord } from "./trigger-record.ts";
 
 export type { TriggerRecord };

@@ -4,7 +4,7 @@ import { deleteEndedDeliveries } from "../db/deliveries.store.ts";
 import { deleteOldHostDays } from "../delivery/hosts.store.ts";
 import { deleteUnusedBodies } from "../delivery/delivery-bodies.store.ts";
 import { deleteOldAttempts } from "../delivery/attempts.store.ts";
-import { deleteFinishedTriggers } from "./triggers.store.ts";
+import { deleteFinishedTriggers } from "../db/triggers.store.ts";
 
 const log = getLogger(["corral", "trigger"]);
 

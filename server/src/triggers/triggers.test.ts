@@ -2,8 +2,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { addAccount, startTestServer, type TestServer } from "../../test/server.ts";
 import { createActor } from "../actors/index.ts";
 import { execute } from "../methods/index.ts";
-import { insertTrigger, claimTriggers } from "./triggers.store.ts";
-import { newTriggerRun } from "./trigger-run.ts";
+import { insertTrigger, claimTriggers } from "../db/triggers.store.ts";
+import { newTriggerRun } from "../methods/trigger-run.ts";
 import { openFreshDatabase } from "../../test/fresh.ts";
 import { RETENTION_MS, sweepEnded } from "./sweep.ts";
 

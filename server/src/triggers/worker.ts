@@ -2,15 +2,15 @@ import { getLogger } from "@logtape/logtape";
 import type { Services } from "../services.ts";
 import { findMethod, runMethod } from "../methods/index.ts";
 import { observeTrigger } from "../metrics/observe.ts";
-import { startClaimLoop } from "../delivery/claim-loop.ts";
+import { startClaimLoop } from "../db/claim-loop.ts";
 import {
   claimTriggers,
   finishTrigger,
   renewTriggerLeases,
   requeueTrigger,
   type TriggerRow,
-} from "./triggers.store.ts";
-import { newTriggerRun } from "./trigger-run.ts";
+} from "../db/triggers.store.ts";
+import { newTriggerRun } from "../methods/trigger-run.ts";
 import { startSweeping } from "./sweep.ts";
 
 // Runs recorded triggers: queued ones, and running ones whose lease ran out because their

@@ -3,12 +3,11 @@ import { normalizeData } from "../activitypub/muck-out.ts";
 import { idOf } from "../activitypub/parse.ts";
 import { findActor } from "../actors/index.ts";
 import { announceDeliveries, queueDeliveries } from "../delivery/queue.ts";
-import { appendInTransaction } from "../delivery/append-in-transaction.ts";
 import { resolveInboxes } from "../delivery/remote-inboxes.ts";
 import { reportError } from "../events/report-error.ts";
 import { mintObjectId, storeObject } from "../objects/objects.ts";
 import type { Services } from "../services.ts";
-import { addFollower } from "./followers.store.ts";
+import { addFollower } from "../follows/followers.store.ts";
 
 const AS_CONTEXT = "https://www.w3.org/ns/activitystreams";
 
@@ -54,7 +53,7 @@ export async function acceptFollow(
       actor_info: await actorInfoOf(services, actorId),
     };
     // The Accept and its outgoing event: one transaction.
-    await appendInTransaction(services, accountId, "outgoing", event, async (tx) => {
+    await services.events.appendInTransaction(accountId, "outgoing", event, async (tx) => {
       await queueDeliveries(tx, {
         actorId,
         accountId,

@@ -1,9 +1,13 @@
-import type { Db } from "../db/db.ts";
-import { skipLocked } from "../db/claiming.ts";
+import type { Db } from "./db.ts";
+import { skipLocked } from "./claiming.ts";
 
 // The triggers table: every accepted POST /fe/actor/trigger/{method}, recorded before the 202,
 // run by the trigger worker (queued -> running -> done | failed) under a renewed lease, and the
 // events each one caused (trigger_events).
+// In db/, beneath the whole domain, as deliveries.store.ts and events.store.ts are: parts below
+// triggers/ write it (a send claims its place in its run, an error event links itself to its
+// trigger, a reader of error events takes a trigger's body from here), and its claim differs by
+// dialect (claiming.ts).
 
 export type TriggerState = "queued" | "running" | "done" | "failed";
 

@@ -1,15 +1,14 @@
 import { listFollowerInboxes } from "../follows/followers.store.ts";
 import type { Services } from "../services.ts";
 import { reportError } from "../events/report-error.ts";
-import { announceDeliveries, queueDeliveries } from "./queue.ts";
-import { recordOutgoingFollows } from "../follows/outgoing.ts";
+import { announceDeliveries, queueDeliveries } from "../delivery/queue.ts";
+import { recordOutgoingFollows } from "./outgoing-follows.ts";
 import { actorInfoOf } from "../activitypub/actor-info.ts";
 import { normalizeData } from "../activitypub/muck-out.ts";
 import { idOf, idsOf } from "../activitypub/parse.ts";
-import { resolveInboxes } from "./remote-inboxes.ts";
-import { appendInTransaction } from "./append-in-transaction.ts";
-import { claimSend, linkEvent } from "../triggers/triggers.store.ts";
-import type { TriggerRun } from "../triggers/trigger-run.ts";
+import { resolveInboxes } from "../delivery/remote-inboxes.ts";
+import { claimSend, linkEvent } from "../db/triggers.store.ts";
+import type { TriggerRun } from "./trigger-run.ts";
 
 // Sending as one of our actors: the data goes out exactly as given (bto and bcc removed, as
 // ActivityPub requires), to every inbox its audience names, the actor's followers expanded.
@@ -61,8 +60,7 @@ export async function sendAsActor(services: Services, input: SendInput): Promise
     trigger_id: triggerId,
     actor_info: await actorInfoOf(services, idOf(sent.actor) ?? input.actorId),
   };
-  const seq = await appendInTransaction(
-    services,
+  const seq = await services.events.appendInTransaction(
     input.accountId,
     "outgoing",
     event,

@@ -1,15 +1,15 @@
 import { findActor } from "../actors/index.ts";
 import { idOf } from "../activitypub/parse.ts";
-import type { InboxHandler } from "../receive/inbox-handlers.ts";
+import type { InboxHandler } from "./inbox-handlers.ts";
 import { acceptFollow } from "./accept-follow.ts";
-import { describeActivity, isAboutFollow } from "./follow-records.ts";
-import { removeFollowByFollower, removeFollowerEverywhere } from "./followers.store.ts";
-import { answerFollowing, removeFollowingTarget } from "./following.store.ts";
+import { describeActivity, isAboutFollow } from "../follows/follow-records.ts";
+import { removeFollowByFollower, removeFollowerEverywhere } from "../follows/followers.store.ts";
+import { answerFollowing, removeFollowingTarget } from "../follows/following.store.ts";
 
 // Follows that arrive, one handler per activity type (listed in federation/index.ts): a Follow
 // of one of our actors (accepted at once with autoFollow, otherwise left on the incoming stream
 // for the operator), Undo Follow, Accept and Reject of our Follows, and a remote actor's Delete
-// of itself. What our actors send is in outgoing.ts.
+// of itself. What our actors send is in methods/outgoing-follows.ts.
 
 export const onFollowed: InboxHandler = async (services, { raw, sender, recipients }) => {
   const target = idOf(raw.object);

@@ -1,9 +1,9 @@
 import { idOf, idsOf } from "../activitypub/parse.ts";
 import { resolveInboxes } from "../delivery/remote-inboxes.ts";
 import type { Services } from "../services.ts";
-import { describeActivity, isAboutFollow } from "./follow-records.ts";
-import { addFollower, removeFollower } from "./followers.store.ts";
-import { addFollowing, removeFollowingOf } from "./following.store.ts";
+import { describeActivity, isAboutFollow } from "../follows/follow-records.ts";
+import { addFollower, removeFollower } from "../follows/followers.store.ts";
+import { addFollowing, removeFollowingOf } from "../follows/following.store.ts";
 
 // Follows our actors send themselves (send_message, publish_activity): a Follow starts a pending
 // following row; an Accept or Reject of a Follow adds or removes a follower; Undo Follow ends one.
