@@ -53,3 +53,19 @@ test("the chart shows it waits, then says in words that a server without the rou
   await figure.getByText(/The upstream server does not report activity/).waitFor();
   await figure.getByRole("progressbar").waitFor({ state: "hidden" });
 });
+
+test("the chart's legend writes the moment under the pointer in the console's one format", async ({
+  page,
+  account,
+}) => {
+  await signIn(page, account);
+  const figure = page.getByRole("figure", { name: "Activity, last hour" });
+  await figure.getByText("In the last hour: 0 incoming, 0 outgoing, 0 error").waitFor();
+  const over = figure.locator(".u-over");
+  await over.waitFor();
+  const box = (await over.boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  // uPlot's own "11/28/26 5:10am" was seen here, beside "05:04:40" everywhere else.
+  const time = figure.locator(".u-legend .u-series").first().locator(".u-value");
+  await eventually(() => time.textContent()).toMatch(/^\d\d:\d\d:\d\d$/);
+});

@@ -198,6 +198,8 @@ test("a recipient on a closed port and one on a name that does not resolve appea
   expect(await only.getByRole("cell").nth(0).textContent()).toBe(
     "none found: http://nowhere.invalid/actor could not be read",
   );
+  // The Result's State line counts it in the same words ("done: 1 refused" was seen).
+  expect(await page.getByTestId("trigger-state").textContent()).toBe("State: done: 1 not sent");
 });
 
 test("a held host shows its next probe; the first success delivers what waited, each once", async ({

@@ -368,3 +368,24 @@ test("Show exchange says it is not available where the server's lookup does not 
     .getByText(/the exchange is not available here/)
     .waitFor();
 });
+
+test("Show exchange on this server's own actor writes its URI as it is, not capitalised", async ({
+  page,
+  account,
+  corral,
+}) => {
+  const api = await signInApi(corral.url, account.name, account.password);
+  const own = await api.createActor("homebody");
+  await signIn(page, account);
+  await page.goto(`/lookup?uri=${encodeURIComponent(own.id)}`);
+  await page.getByText('"homebody"').first().waitFor();
+  await page.getByRole("button", { name: "Show exchange" }).click();
+  const note = page
+    .getByRole("region", { name: "Exchange" })
+    .getByText(/is on this server: answered from its database, no request sent\.$/);
+  await note.waitFor();
+  // "Http://…" was seen: the sentence's first letter was raised even where it begins a URI.
+  expect(await note.textContent()).toBe(
+    `${own.id} is on this server: answered from its database, no request sent.`,
+  );
+});

@@ -1,3 +1,4 @@
+import mqtt from "mqtt";
 import { expect, test } from "./harness/fixtures.ts";
 import { drawerEntry, eventually, openFromDrawer, signIn } from "./harness/console-ui.ts";
 import { causeErrors, signInWithTwoActors } from "./harness/stream-events.ts";
@@ -58,4 +59,30 @@ test("Deliveries' table writes a moment of another day with its date and today's
   await eventually(() => past.textContent()).toBe(localDateTime(earlier));
   const now = page.locator(`time[title="${today}"]`).first();
   expect(await now.textContent()).toBe(localDateTime(today).slice(11));
+});
+
+test("Info's Cattle Drive table writes a client's 'Connected since' as local time, the ISO time on hover", async ({
+  page,
+  account,
+  corral,
+}) => {
+  // A real MQTT 5 client over the server's WebSocket, as almabtrieb connects.
+  const client = await mqtt.connectAsync(`${corral.url.replace(/^http/, "ws")}/ws`, {
+    protocolVersion: 5,
+    username: account.name,
+    password: account.password,
+    reconnectPeriod: 0,
+  });
+  try {
+    await signIn(page, account);
+    const table = page.getByRole("table", { name: "Connected Cattle Drive clients" });
+    const time = table.locator("time");
+    // "11/28/2026, 5:07:00 AM" was seen here, beside the console's one format everywhere else.
+    await eventually(() => time.first().textContent()).toMatch(/^\d\d:\d\d:\d\d$/);
+    const iso = (await time.first().getAttribute("title"))!;
+    expect(iso).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expect(await time.first().textContent()).toBe(localDateTime(iso).slice(11));
+  } finally {
+    await client.endAsync();
+  }
 });

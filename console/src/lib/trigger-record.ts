@@ -2,6 +2,7 @@
 // `GET /fe/actor/triggers/{id}` answers. Corral's addition to cattle_grid's API; a real
 // cattle_grid has no such route and sends no Corral-Trigger-Id header.
 
+import { fateOfDelivery } from "./delivery-fate.ts";
 import type { DeliveryAttempt } from "./wire-types.ts";
 
 /** The response header of an accepted `POST /fe/actor/trigger/{method}`. */
@@ -165,5 +166,7 @@ export function summarizeTrigger(record: TriggerRecord): string {
     count: record.deliveries.filter((delivery) => delivery.state === state).length,
   })).filter(({ count }) => count > 0);
   if (counts.length === 0) return record.state;
-  return `${record.state}: ${counts.map(({ state, count }) => `${count} ${state}`).join(", ")}`;
+  // Counted in the console's words for a fate (docs/delivery-fates.md): "refused" is "not sent".
+  const counted = counts.map(({ state, count }) => `${count} ${fateOfDelivery(state)}`);
+  return `${record.state}: ${counted.join(", ")}`;
 }

@@ -2,7 +2,13 @@ import { useEffect, useRef } from "react";
 import uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
 import type { ActivityMinute } from "../../lib/wire-types.ts";
-import { COUNT_INCREMENTS, completeMinutes, countTickLabels } from "./activity-scale.ts";
+import {
+  COUNT_INCREMENTS,
+  completeMinutes,
+  countTickLabels,
+  timeLegendValue,
+  timeTickLabels,
+} from "./activity-scale.ts";
 
 // Loaded lazily by activity-panel.tsx, with uPlot. One uPlot per set of colours (they come from
 // the MUI palette, so dark mode stays readable); new counts only replace its data. No MUI import
@@ -78,7 +84,8 @@ function options(colors: ChartColors, width: number): uPlot.Options {
     height: HEIGHT,
     scales: { y: { range: (_u, _min, max) => [0, Math.max(max, 1)] } },
     axes: [
-      axis,
+      // The console's one way to write a moment (lib/format-moment.ts), not uPlot's "4:05am".
+      { ...axis, values: timeTickLabels },
       {
         ...axis,
         size: 56,
@@ -88,6 +95,11 @@ function options(colors: ChartColors, width: number): uPlot.Options {
         values: countTickLabels,
       },
     ],
-    series: [{ label: "Time" }, line("incoming"), line("outgoing"), line("error")],
+    series: [
+      { label: "Time", value: timeLegendValue },
+      line("incoming"),
+      line("outgoing"),
+      line("error"),
+    ],
   };
 }

@@ -1,5 +1,6 @@
 // What the activity chart draws and how its count axis is ticked; pure, without uPlot (which
 // needs a browser to load), so tests can read it.
+import { formatMoment } from "../../lib/format-moment.ts";
 import type { ActivityMinute } from "../../lib/wire-types.ts";
 
 const MINUTE_MS = 60_000;
@@ -20,4 +21,14 @@ export const COUNT_INCREMENTS = [1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500]
 /** Tick labels of the count axis: whole numbers as they are, nothing between them. */
 export function countTickLabels(_u: unknown, splits: number[]): string[] {
   return splits.map((value) => (Number.isInteger(value) ? String(value) : ""));
+}
+
+/** Tick labels of the time axis (seconds): the console's moment to the minute, `16:05`. */
+export function timeTickLabels(_u: unknown, splits: number[]): string[] {
+  return splits.map((seconds) => formatMoment(seconds * 1000).slice(0, -3));
+}
+
+/** The legend's time (seconds) under the pointer, as the console writes a moment. */
+export function timeLegendValue(_u: unknown, seconds: number | null): string {
+  return seconds === null ? "--" : formatMoment(seconds * 1000);
 }

@@ -1,6 +1,7 @@
 import { LinearProgress, Paper, TableCell, TableRow, Typography } from "@mui/material";
 import type { ReactNode } from "react";
 import { HeadedTable } from "../../components/headed-table/headed-table.tsx";
+import { Moment } from "../../components/moment/index.ts";
 import type { CattleDriveConnection, CattleDriveInfo } from "../../lib/wire-types.ts";
 import { useCattleDrive } from "./use-cattle-drive.ts";
 
@@ -126,15 +127,12 @@ function Connections({ drive }: { drive: CattleDriveInfo }) {
 }
 
 function ConnectionRow({ connection }: { connection: CattleDriveConnection }) {
-  const since = new Date(connection.since);
   return (
     <TableRow>
       <TableCell>{connection.transport === "websocket" ? "WebSocket" : "AMQP"}</TableCell>
       <TableCell>{connection.client}</TableCell>
       <TableCell>
-        <time dateTime={connection.since}>
-          {Number.isNaN(since.getTime()) ? connection.since : since.toLocaleString()}
-        </time>
+        <Moment at={connection.since} />
       </TableCell>
       <TableCell>{connection.address ?? "unknown"}</TableCell>
     </TableRow>

@@ -95,4 +95,6 @@ function Headers({ title, headers }: { title: string; headers: Record<string, st
   );
 }
 
-const capitalise = (text: string) => text[0]!.toUpperCase() + text.slice(1);
+/** Raises a sentence's first letter, unless the sentence opens with a URI (`http://…`, `acct:…`). */
+const capitalise = (text: string) =>
+  /^[a-z][a-z0-9+.-]*:\S/i.test(text) ? text : text[0]!.toUpperCase() + text.slice(1);
