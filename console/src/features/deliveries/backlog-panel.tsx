@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { Box, Link, Paper, Stack, Typography } from "@mui/material";
 import { Link as RouterLink } from "react-router";
-import { fetchBacklog } from "../../lib/host-client.ts";
+import { fetchBacklog } from "./host-client.ts";
 import type { Backlog } from "../../lib/wire-types.ts";
 
 /** An age in seconds as words: "45 s", "12 min", "3 h 5 min", "2 d 4 h". */

@@ -14,7 +14,7 @@ import {
   Typography,
 } from "@mui/material";
 import { Link as RouterLink, useParams } from "react-router";
-import { checkHost, fetchHostDetail } from "../../lib/host-client.ts";
+import { checkHost, fetchHostDetail } from "./host-client.ts";
 import { fetchRefusals, reasonLabel, type RefusalEntry } from "../../lib/refusal-client.ts";
 import type { HostCheckStep, HostDetail } from "../../lib/wire-types.ts";
 import { Moment } from "../../components/moment/index.ts";

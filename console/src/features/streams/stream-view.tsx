@@ -1,8 +1,8 @@
 import { useCallback, useMemo, useRef, useState } from "react";
 import { Alert, Box, Typography } from "@mui/material";
 import { useSearchParams } from "react-router";
-import { getConnectionTracker } from "../../lib/stream-connection.ts";
-import { getStreamStore, STREAM_TYPES } from "../../lib/stream-store.ts";
+import { getConnectionTracker } from "../../lib/streams/stream-connection.ts";
+import { getStreamStore, STREAM_TYPES } from "../../lib/streams/stream-store.ts";
 import { useActorHandles, useLearnHandles } from "../../lib/actor-handles.ts";
 import { useUserStore } from "../../lib/user-store.ts";
 import { ConnectionStatusRegion } from "./connection-status.tsx";

@@ -2,8 +2,8 @@
 // call") that this browser does not hold, because it arrived before the browser connected or was
 // reset: asked of the server by id (server.md section 11, `id=`), so the link still opens it.
 import { useEffect, useState } from "react";
-import { fetchEventById } from "../../lib/event-history.ts";
-import type { StreamMessage, StreamType } from "../../lib/stream-store.ts";
+import { fetchEventById } from "../../lib/streams/event-history.ts";
+import type { StreamMessage, StreamType } from "../../lib/streams/stream-store.ts";
 import { toMessages } from "./use-server-search.ts";
 
 export type LinkedEvent =

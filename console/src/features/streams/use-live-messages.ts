@@ -1,7 +1,11 @@
 import { useMemo } from "react";
 import { useStore } from "zustand";
-import { getConnectionStore, type StreamMarker } from "../../lib/stream-connection.ts";
-import { getStreamStore, type StreamMessage, type StreamType } from "../../lib/stream-store.ts";
+import { getConnectionStore, type StreamMarker } from "../../lib/streams/stream-connection.ts";
+import {
+  getStreamStore,
+  type StreamMessage,
+  type StreamType,
+} from "../../lib/streams/stream-store.ts";
 
 export type StreamSource = StreamType | "all";
 

@@ -5,8 +5,8 @@ import {
   queryKey,
   type MessageQuery,
   type QueryAnswers,
-} from "../../lib/stream-search.ts";
-import type { StreamMessage } from "../../lib/stream-store.ts";
+} from "../../lib/streams/stream-search.ts";
+import type { StreamMessage } from "../../lib/streams/stream-store.ts";
 
 export type QueryResult = { shown: readonly StreamMessage[]; searching: boolean };
 

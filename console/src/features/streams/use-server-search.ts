@@ -9,9 +9,13 @@ import {
   type EventPage,
   type RetainedEvent,
   type Retention,
-} from "../../lib/event-history.ts";
-import { readActivityType } from "../../lib/stream-activity-types.ts";
-import { STREAM_TYPES, type StreamMessage, type StreamType } from "../../lib/stream-store.ts";
+} from "../../lib/streams/event-history.ts";
+import { readActivityType } from "../../lib/streams/stream-activity-types.ts";
+import {
+  STREAM_TYPES,
+  type StreamMessage,
+  type StreamType,
+} from "../../lib/streams/stream-store.ts";
 import type { StreamSource } from "./use-live-messages.ts";
 
 export const SEARCH_SETTLE_MS = 300;
