@@ -35,7 +35,8 @@ export function useLinkedEvent(wanted: { stream: StreamType; id: string } | null
         settle({ kind: "failed", reason: error instanceof Error ? error.message : String(error) }),
       );
     return () => controller.abort();
-    // `key` stands for `wanted`.
+    // `key` stands for `wanted`, a new object at each render that would restart the fetch.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [key]);
   if (key === null) return { kind: "none" };
   return answer?.key === key ? answer.result : { kind: "waiting" };

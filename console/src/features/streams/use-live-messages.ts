@@ -53,7 +53,11 @@ export function useLiveMessages(source: StreamSource): LiveMessages {
               ...error.activityTypes,
             ]),
           ].sort()
-        : { incoming, outgoing, error }[source].activityTypes,
+        : source === "incoming"
+          ? incoming.activityTypes
+          : source === "outgoing"
+            ? outgoing.activityTypes
+            : error.activityTypes,
     [source, incoming.activityTypes, outgoing.activityTypes, error.activityTypes],
   );
   const markers = useMemo(

@@ -31,7 +31,9 @@ export function useMessageQuery(
   const empty = isEmptyQuery(query);
   const shown = useMemo(
     () => (empty ? messages : answers.filter(messages)),
-    // `filled` re-runs the filter once the slices have answered every message.
+    // `filled` re-runs the filter once the slices have answered every message: a dependency the
+    // body does not read, which exhaustive-deps cannot know.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
     [empty, messages, answers, filled],
   );
 

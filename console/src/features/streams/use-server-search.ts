@@ -112,7 +112,9 @@ export function useServerSearch(
       clearTimeout(timer);
       controller.abort();
     };
-    // `key` stands for source, text and range.
+    // `key` stands for source, text and range: a change of case or of spaces around the text
+    // alone asks the server nothing new.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [key, active, absent]);
 
   const current = answer?.key === key ? answer : null;
