@@ -1,4 +1,6 @@
+import { readdirSync } from "node:fs";
 import js from "@eslint/js";
+import reactHooks from "eslint-plugin-react-hooks";
 import { createNodeResolver, importX } from "eslint-plugin-import-x";
 import tseslint from "typescript-eslint";
 import cycles from "./scripts/eslint-no-cycle.mjs";
@@ -61,6 +63,25 @@ const layerZones = [
     except: ["./db"],
     message: "db/ imports no domain or edge module.",
   },
+];
+// The console's layers (docs/adr/0015-console-boundaries-in-lint.md): app -> features -> components
+// and lib, one way. Every folder of features/ is a feature; none imports another.
+const consoleSrc = `${import.meta.dirname}/console/src`;
+const features = readdirSync(`${consoleSrc}/features`, { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+const consoleZones = [
+  ...features.map((feature) => ({
+    target: `./features/${feature}`,
+    from: "./features",
+    except: [`./${feature}`],
+    message: "Features never import each other; share through lib/ or components/.",
+  })),
+  ...["./lib", "./components"].map((target) => ({
+    target,
+    from: ["./features", "./app"],
+    message: "lib/ and components/ never import features/ or app/.",
+  })),
 ];
 // SQL and dialect checks belong to db/ and to store modules (`*.store.ts`) alone.
 const sqlOutsideStores = [
@@ -150,6 +171,29 @@ export default tseslint.config(
         "error",
         { basePath: `${import.meta.dirname}/server/src`, zones: [...layerZones, ...orderZones] },
       ],
+    },
+  },
+  {
+    files: ["console/src/**/*.ts", "console/src/**/*.tsx"],
+    plugins: { "import-x": importX },
+    settings: {
+      "import-x/parsers": { "@typescript-eslint/parser": [".ts", ".tsx"] },
+      "import-x/extensions": [".ts", ".tsx"],
+      "import-x/resolver-next": [createNodeResolver({ extensions: [".ts", ".tsx"] })],
+    },
+    rules: {
+      "import-x/no-restricted-paths": ["error", { basePath: consoleSrc, zones: consoleZones }],
+    },
+  },
+  {
+    // The rules of hooks. The plugin's React Compiler rules (refs, set-state-in-effect,
+    // immutability …) stay off: the console is not compiled by the React Compiler, and they judge
+    // patterns it uses on purpose (a ref kept current during render); see the ADR above.
+    files: ["console/src/**/*.ts", "console/src/**/*.tsx"],
+    plugins: { "react-hooks": reactHooks },
+    rules: {
+      "react-hooks/rules-of-hooks": "error",
+      "react-hooks/exhaustive-deps": "error",
     },
   },
   {

@@ -3,7 +3,7 @@ import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { COLOR_MODE_KEY, useColorModeStore } from "../lib/color-mode.ts";
 import { setFeBaseUrl } from "../lib/fe-client.ts";
-import { getStreamStore, STREAM_TYPES } from "../lib/stream-store.ts";
+import { getStreamStore, STREAM_TYPES } from "../lib/streams/stream-store.ts";
 import { resetUserStore, useUserStore } from "../lib/user-store.ts";
 import { startFeServer, type FeServer } from "../test/fe-server.ts";
 import { renderConsole } from "../test/render-console.tsx";

@@ -9,7 +9,7 @@ import { JsonTree } from "../components/json-tree/index.ts";
 import { useStreamConnections } from "../features/streams/index.ts";
 import { StreamPage } from "../features/streams/stream-page.tsx";
 import { setFeBaseUrl } from "../lib/fe-client.ts";
-import { getStreamStore } from "../lib/stream-store.ts";
+import { getStreamStore } from "../lib/streams/stream-store.ts";
 import { useUserStore } from "../lib/user-store.ts";
 import { useViewPreferences } from "../features/streams/view-preferences.ts";
 import { startLongTaskWatch } from "./long-task-watch.ts";
@@ -100,7 +100,7 @@ async function readStreamPage() {
 
 /** Rows IndexedDB holds for the stream, as a reload would find them. */
 async function countStoredRows(): Promise<number> {
-  const { openStreamRowsStore } = await import("../lib/idb-stream-rows.ts");
+  const { openStreamRowsStore } = await import("../lib/streams/idb-stream-rows.ts");
   const rows = await openStreamRowsStore();
   return (await rows.load("stream-storage-incoming")).rows.length;
 }

@@ -1,5 +1,5 @@
 import { useViewPreferences } from "../features/streams/view-preferences.ts";
-import { getStreamStore } from "../lib/stream-store.ts";
+import { getStreamStore } from "../lib/streams/stream-store.ts";
 // In-page timings for the stream workbench (bench/console-bench-streams.ts drives them): from a
 // key press or click to the first frame painted after the list shows its result.
 

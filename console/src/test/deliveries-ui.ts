@@ -47,7 +47,7 @@ export const deliveriesState = {
 };
 
 /** Starts the server for the file and resets the state before each test; returns the server. */
-export function useDeliveriesFe(): { fe: () => FeServer } {
+export function serveDeliveriesFe(): { fe: () => FeServer } {
   let fe: FeServer;
   beforeAll(async () => {
     const signedIn = (call: FeCall) => call.authorization === `Bearer ${account.token}`;

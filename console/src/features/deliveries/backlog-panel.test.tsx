@@ -3,11 +3,11 @@ import { screen, waitFor, within } from "@testing-library/react";
 import {
   deliveriesState as state,
   openDeliveries,
-  useDeliveriesFe,
+  serveDeliveriesFe,
 } from "../../test/deliveries-ui.ts";
 import { formatAge } from "./backlog-panel.tsx";
 
-const { fe } = useDeliveriesFe();
+const { fe } = serveDeliveriesFe();
 
 function valueOf(section: HTMLElement, term: string): string | null {
   return (

@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState } from "react";
-import { Box, Link, Paper, Stack, Typography } from "@mui/material";
+import { DefinitionGrid } from "../../components/definition-grid/definition-grid.tsx";
+import { Link, Paper, Stack, Typography } from "@mui/material";
 import { Link as RouterLink } from "react-router";
-import { fetchBacklog } from "../../lib/host-client.ts";
+import { fetchBacklog } from "./host-client.ts";
 import type { Backlog } from "../../lib/wire-types.ts";
 
 /** An age in seconds as words: "45 s", "12 min", "3 h 5 min", "2 d 4 h". */
@@ -57,18 +58,7 @@ export function BacklogPanel({ round }: { round: number }) {
         <Typography>Could not read the backlog: {problem}.</Typography>
       ) : (
         backlog && (
-          <Box
-            component="dl"
-            sx={{
-              display: "grid",
-              gridTemplateColumns: "auto 1fr",
-              columnGap: 2,
-              rowGap: 0.5,
-              my: 1,
-              "& dt": { color: "text.secondary" },
-              "& dd": { m: 0 },
-            }}
-          >
+          <DefinitionGrid>
             <dt>Waiting</dt>
             <dd>{backlog.waiting}</dd>
             <dt>In flight</dt>
@@ -101,7 +91,7 @@ export function BacklogPanel({ round }: { round: number }) {
                 </Stack>
               )}
             </dd>
-          </Box>
+          </DefinitionGrid>
         )
       )}
     </Paper>

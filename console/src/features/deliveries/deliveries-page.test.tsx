@@ -7,13 +7,13 @@ import {
   failingHost,
   openDeliveries,
   row,
-  useDeliveriesFe,
+  serveDeliveriesFe,
 } from "../../test/deliveries-ui.ts";
 import { renderConsole } from "../../test/render-console.tsx";
 import { signIn } from "../../test/signed-in.ts";
 import { formatWhen } from "./format-when.ts";
 
-const { fe } = useDeliveriesFe();
+const { fe } = serveDeliveriesFe();
 
 function hostListCalls(): number {
   return fe().calls.filter((call) => call.path === "/account/hosts").length;

@@ -8,10 +8,10 @@ import {
   failingHost,
   openDeliveries,
   row,
-  useDeliveriesFe,
+  serveDeliveriesFe,
 } from "../../test/deliveries-ui.ts";
 
-const { fe } = useDeliveriesFe();
+const { fe } = serveDeliveriesFe();
 
 function posts(suffix: string): string[] {
   return fe()

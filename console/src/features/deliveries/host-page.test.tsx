@@ -170,9 +170,10 @@ describe("host page", () => {
     expect(valueOf(out, "State")).toBe("held");
     expect(valueOf(out, "Last error")).toBe("HTTP 403 Forbidden");
     expect(valueOf(out, "Waiting")).toBe("4");
+    // The next probe's moment is written as a moment, not as the source text of one.
     expect(
-      screen.getByText(/Held since .*: 5 attempts over 10 minutes failed\. Next probe/),
-    ).toBeInTheDocument();
+      screen.getByText(/Held since .*: 5 attempts over 10 minutes failed\. Next probe/).textContent,
+    ).toContain(`Next probe ${formatWhen("2026-11-25T03:10:00Z")}.`);
   });
 
   it("lists the newest attempts with their status, duration, error and the start of the answer", async () => {

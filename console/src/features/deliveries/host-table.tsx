@@ -1,4 +1,5 @@
 import { Fragment } from "react";
+import { DefinitionGrid } from "../../components/definition-grid/definition-grid.tsx";
 import {
   Box,
   Button,
@@ -68,18 +69,7 @@ function HostCards({ hosts, working, onStop, onAct }: Props) {
             </Typography>
             <Chip size="small" label={fateOfHost(host)} color={FATE_COLORS[fateOfHost(host)]} />
           </Stack>
-          <Box
-            component="dl"
-            sx={{
-              display: "grid",
-              gridTemplateColumns: "auto 1fr",
-              columnGap: 2,
-              rowGap: 0.5,
-              my: 1,
-              "& dt": { color: "text.secondary" },
-              "& dd": { m: 0 },
-            }}
-          >
+          <DefinitionGrid>
             {host.state === "failing" && host.failingSince && (
               <>
                 <dt>Failing since</dt>
@@ -111,7 +101,7 @@ function HostCards({ hosts, working, onStop, onAct }: Props) {
             </dd>
             <dt>Queued</dt>
             <dd>{host.queued}</dd>
-          </Box>
+          </DefinitionGrid>
           <HostActions host={host} working={working} onStop={onStop} onAct={onAct} />
         </Paper>
       ))}

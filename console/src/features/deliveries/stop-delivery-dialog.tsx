@@ -1,12 +1,4 @@
-import { useId } from "react";
-import {
-  Button,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogContentText,
-  DialogTitle,
-} from "@mui/material";
+import { ConfirmDialog } from "../../components/confirm-dialog/confirm-dialog.tsx";
 
 type Props = {
   /** The host to stop, or null while closed. */
@@ -17,29 +9,21 @@ type Props = {
 
 /** Stopping holds every delivery to a host until "Resume delivery": say so before doing it. */
 export function StopDeliveryDialog({ host, onConfirm, onCancel }: Props) {
-  const titleId = useId();
-  const textId = useId();
   return (
-    <Dialog
+    <ConfirmDialog
       open={host !== null}
-      onClose={onCancel}
-      aria-labelledby={titleId}
-      aria-describedby={textId}
-    >
-      <DialogTitle id={titleId}>Stop delivery to {host}?</DialogTitle>
-      <DialogContent>
-        <DialogContentText id={textId}>
+      title={<>Stop delivery to {host}?</>}
+      text={
+        <>
           Nothing more is sent to {host} until you choose &quot;Resume delivery&quot;. New and
           retried deliveries wait in the queue with the state &quot;stopped&quot;; none is dropped,
           and all of them are sent on resume.
-        </DialogContentText>
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onCancel}>Cancel</Button>
-        <Button color="warning" variant="contained" onClick={() => host && onConfirm(host)}>
-          Stop delivery
-        </Button>
-      </DialogActions>
-    </Dialog>
+        </>
+      }
+      confirmLabel="Stop delivery"
+      color="warning"
+      onConfirm={() => host && onConfirm(host)}
+      onCancel={onCancel}
+    />
   );
 }

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { actOnHost } from "../../lib/host-client.ts";
+import { actOnHost } from "./host-client.ts";
 import type { HostAction, HostFailedDelivery } from "../../lib/host-health.ts";
 import { redeliverTrigger } from "../../lib/trigger-client.ts";
 

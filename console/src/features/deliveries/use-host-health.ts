@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from "react";
-import { fetchHosts } from "../../lib/host-client.ts";
+import { fetchHosts } from "./host-client.ts";
 import type { HostHealth } from "../../lib/host-health.ts";
 
 let pollMs = 5000;

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { render, screen, within } from "@testing-library/react";
 import { Providers } from "../../app/providers.tsx";
 import { setFeBaseUrl } from "../../lib/fe-client.ts";
-import { getStreamStore } from "../../lib/stream-store.ts";
+import { getStreamStore } from "../../lib/streams/stream-store.ts";
 import { resetUserStore } from "../../lib/user-store.ts";
 import type { ActivityMinute } from "../../lib/wire-types.ts";
 import { startFeServer, type FeRoutes, type FeServer } from "../../test/fe-server.ts";

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { callFe } from "../../lib/fe-client.ts";
 import { describeFeError } from "../../lib/fe-error-detail.ts";
 import { rememberAbsent, routeOffered } from "../../lib/server-capabilities.ts";
-import { getStreamStore, STREAM_TYPES } from "../../lib/stream-store.ts";
+import { getStreamStore, STREAM_TYPES } from "../../lib/streams/stream-store.ts";
 import type { ActivityMinute, ActivityResponse } from "../../lib/wire-types.ts";
 
 export type AccountActivity =

@@ -30,6 +30,7 @@ export function LookupPage() {
     if (currentActor === null || uriParam === "" || uriParam === field) return;
     setField(uriParam);
     void lookup(uriParam);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- field is left out, as said above
   }, [uriParam, currentActor, lookup]);
 
   if (currentActor === null) return <Typography>Loading...</Typography>;

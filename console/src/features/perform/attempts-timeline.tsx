@@ -1,9 +1,7 @@
-import { Box, TableCell, TableRow, Typography } from "@mui/material";
+import { Typography } from "@mui/material";
+import { AttemptRow } from "../../components/attempt-row/attempt-row.tsx";
 import { HeadedTable } from "../../components/headed-table/headed-table.tsx";
 import type { TriggerDelivery } from "../../lib/trigger-record.ts";
-import { Moment } from "../../components/moment/index.ts";
-
-const noWrap = { whiteSpace: "nowrap" } as const;
 
 /**
  * One delivery's attempts, oldest first (workbench.md "One host": a delivery's row in Perform's
@@ -24,22 +22,7 @@ export function AttemptsTimeline({ delivery }: { delivery: TriggerDelivery }) {
       scroll={false}
     >
       {log.map((attempt, index) => (
-        <TableRow key={index}>
-          <TableCell>{index + 1}</TableCell>
-          <TableCell sx={noWrap}>
-            <Moment at={attempt.at} />
-          </TableCell>
-          <TableCell>{attempt.status ?? "no answer"}</TableCell>
-          <TableCell>{attempt.durationMs}</TableCell>
-          <TableCell sx={{ wordBreak: "break-word" }}>{attempt.error ?? ""}</TableCell>
-          <TableCell>
-            {attempt.response && (
-              <Box component="code" sx={{ whiteSpace: "pre-wrap", wordBreak: "break-all" }}>
-                {attempt.response}
-              </Box>
-            )}
-          </TableCell>
-        </TableRow>
+        <AttemptRow key={index} attempt={attempt} number={index + 1} />
       ))}
     </HeadedTable>
   );

@@ -1,12 +1,4 @@
-import { useId } from "react";
-import {
-  Button,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogContentText,
-  DialogTitle,
-} from "@mui/material";
+import { ConfirmDialog } from "../../components/confirm-dialog/confirm-dialog.tsx";
 
 type Props = {
   /** The actor about to be deleted, as the console names it, or null while closed. */
@@ -17,28 +9,20 @@ type Props = {
 
 /** `delete_actor` cannot be undone: name the actor and ask first. */
 export function ConfirmDeleteDialog({ actor, onConfirm, onCancel }: Props) {
-  const titleId = useId();
-  const textId = useId();
   return (
-    <Dialog
+    <ConfirmDialog
       open={actor !== null}
-      onClose={onCancel}
-      aria-labelledby={titleId}
-      aria-describedby={textId}
-    >
-      <DialogTitle id={titleId}>Delete {actor}?</DialogTitle>
-      <DialogContent>
-        <DialogContentText id={textId}>
+      title={<>Delete {actor}?</>}
+      text={
+        <>
           {actor} becomes a Tombstone: its followers are told it is gone, and it cannot be used or
           restored afterwards.
-        </DialogContentText>
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onCancel}>Cancel</Button>
-        <Button color="error" variant="contained" onClick={onConfirm}>
-          Delete actor
-        </Button>
-      </DialogActions>
-    </Dialog>
+        </>
+      }
+      confirmLabel="Delete actor"
+      color="error"
+      onConfirm={onConfirm}
+      onCancel={onCancel}
+    />
   );
 }

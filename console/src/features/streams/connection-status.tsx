@@ -6,8 +6,8 @@ import {
   reconnectStream,
   useConnection,
   type ConnectionStatus,
-} from "../../lib/stream-connection.ts";
-import { STREAM_TYPES, type StreamType } from "../../lib/stream-store.ts";
+} from "../../lib/streams/stream-connection.ts";
+import { STREAM_TYPES, type StreamType } from "../../lib/streams/stream-store.ts";
 import { STREAM_LABELS } from "./stream-labels.ts";
 import type { StreamSource } from "./use-live-messages.ts";
 

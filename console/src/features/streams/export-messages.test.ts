@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { StreamMessage } from "../../lib/stream-store.ts";
+import type { StreamMessage } from "../../lib/streams/stream-store.ts";
 import { exportContent, exportFileName } from "./export-messages.ts";
 
 function message(data: unknown): StreamMessage {

@@ -1,6 +1,6 @@
 // "Export": the messages listed now, redacted, as one JSON array or as NDJSON (one per line).
 import { redact } from "../../lib/redact.ts";
-import type { StreamMessage } from "../../lib/stream-store.ts";
+import type { StreamMessage } from "../../lib/streams/stream-store.ts";
 
 export type ExportFormat = "json" | "ndjson";
 

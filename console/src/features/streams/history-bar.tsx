@@ -1,7 +1,7 @@
 import { Moment } from "../../components/moment/index.ts";
 import { useEffect } from "react";
 import { Alert, Box, Button, CircularProgress, Typography } from "@mui/material";
-import { useStreamStore, type StreamType } from "../../lib/stream-store.ts";
+import { useStreamStore, type StreamType } from "../../lib/streams/stream-store.ts";
 import { learnReach, loadEarlier, useStreamReach, type StreamReach } from "./server-history.ts";
 import type { StreamSource } from "./use-live-messages.ts";
 

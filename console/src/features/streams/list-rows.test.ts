@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { StreamMarker } from "../../lib/stream-connection.ts";
-import type { StreamMessage } from "../../lib/stream-store.ts";
+import type { StreamMarker } from "../../lib/streams/stream-connection.ts";
+import type { StreamMessage } from "../../lib/streams/stream-store.ts";
 import { buildRows, countArrivalsAfter, newestMessageKey } from "./list-rows.ts";
 
 const message = (seq: number, receivedAt: number | null): StreamMessage => ({

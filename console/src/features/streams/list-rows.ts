@@ -1,4 +1,4 @@
-import type { StreamMessage } from "../../lib/stream-store.ts";
+import type { StreamMessage } from "../../lib/streams/stream-store.ts";
 import type { StreamMarkerOf } from "./use-live-messages.ts";
 
 export type ListRow =

@@ -1,5 +1,5 @@
 import { Alert } from "@mui/material";
-import type { StreamMarker } from "../../lib/stream-connection.ts";
+import type { StreamMarker } from "../../lib/streams/stream-connection.ts";
 import { formatMoment } from "../../lib/format-moment.ts";
 
 export function markerText(marker: StreamMarker): string {

@@ -3,7 +3,7 @@ import { Link as RouterLink } from "react-router";
 import { Box, Button, Chip, Link, Typography, type SxProps, type Theme } from "@mui/material";
 import { JsonTree } from "../../components/json-tree/index.ts";
 import { Moment } from "../../components/moment/index.ts";
-import type { StreamMessage } from "../../lib/stream-store.ts";
+import type { StreamMessage } from "../../lib/streams/stream-store.ts";
 import { withParsedBody } from "./error-event.ts";
 import { summarise, type KnownHandles, type MessageSummary } from "./message-summary.ts";
 import { STREAM_LABELS } from "./stream-labels.ts";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { StreamMessage, StreamType } from "../../lib/stream-store.ts";
-import { readActivityType } from "../../lib/stream-activity-types.ts";
+import type { StreamMessage, StreamType } from "../../lib/streams/stream-store.ts";
+import { readActivityType } from "../../lib/streams/stream-activity-types.ts";
 import { readDeliveryState, shortenActor, summarise } from "./message-summary.ts";
 
 function message(

@@ -3,8 +3,12 @@
 import { formatHandle } from "../../lib/actor-handles.ts";
 import { fateOfDelivery } from "../../lib/delivery-fate.ts";
 import { formatMoment } from "../../lib/format-moment.ts";
-import { readActivity, readEmbeddedObject, typeName } from "../../lib/stream-activity-types.ts";
-import type { StreamMessage } from "../../lib/stream-store.ts";
+import {
+  readActivity,
+  readEmbeddedObject,
+  typeName,
+} from "../../lib/streams/stream-activity-types.ts";
+import type { StreamMessage } from "../../lib/streams/stream-store.ts";
 import { describeError } from "./error-event.ts";
 
 /** Actor id → `@preferredUsername@host`, for actors whose document this browser has seen. */

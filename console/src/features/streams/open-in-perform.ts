@@ -4,8 +4,8 @@
 // (a message sent as given needs a new one), ready to edit and send, as the actor acting then:
 // its `actor`, and its object's `attributedTo` where the object is the sender's, name that actor
 // (an activity signed by one actor that claims another is refused by every receiver).
-import { readActivity } from "../../lib/stream-activity-types.ts";
-import type { StreamMessage } from "../../lib/stream-store.ts";
+import { readActivity } from "../../lib/streams/stream-activity-types.ts";
+import type { StreamMessage } from "../../lib/streams/stream-store.ts";
 
 type Json = Record<string, unknown>;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { StreamMessage, StreamType } from "../../lib/stream-store.ts";
+import type { StreamMessage, StreamType } from "../../lib/streams/stream-store.ts";
 import { countNew, firstNew, holdAt, marksAt } from "./pause.ts";
 
 function message(stream: StreamType, seq: number): StreamMessage {

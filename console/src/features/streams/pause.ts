@@ -3,7 +3,7 @@
 // arrival evicts one, so a list filtered from the store would move under the reader). Everything
 // that arrives after is counted ("N new"): recognised by its seq, above the last seq each stream
 // had at the pause. The frozen list is the store's array of that moment, not a copy.
-import type { StreamMessage, StreamType } from "../../lib/stream-store.ts";
+import type { StreamMessage, StreamType } from "../../lib/streams/stream-store.ts";
 
 /** The last seq of each stream among the listed messages: the pause's dividing line. */
 export type PauseMarks = ReadonlyMap<StreamType, number>;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { eventQueryString, readEvents } from "../../lib/event-history.ts";
-import type { StreamMessage } from "../../lib/stream-store.ts";
+import { eventQueryString, readEvents } from "../../lib/streams/event-history.ts";
+import type { StreamMessage } from "../../lib/streams/stream-store.ts";
 import { countRetained, toMessages, unionByEvent, withinRange } from "./use-server-search.ts";
 
 function held(id: string | null, receivedAt: number, seq = Number(id)): StreamMessage {

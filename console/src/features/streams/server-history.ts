@@ -4,8 +4,12 @@
 // History rows go into the stream's store beside live rows, deduplicated by the server's event id.
 import { useStore } from "zustand";
 import { createStore } from "zustand/vanilla";
-import { fetchEventPage } from "../../lib/event-history.ts";
-import { getStreamStore, markHistoryFilled, type StreamType } from "../../lib/stream-store.ts";
+import { fetchEventPage } from "../../lib/streams/event-history.ts";
+import {
+  getStreamStore,
+  markHistoryFilled,
+  type StreamType,
+} from "../../lib/streams/stream-store.ts";
 
 /** How many events a first fill and each "Load earlier" ask for. */
 export const HISTORY_PAGE = 100;

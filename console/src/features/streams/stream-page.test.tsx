@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { act, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { MemoryRouter, Route, Routes } from "react-router";
-import { getStreamStore, STREAM_TYPES } from "../../lib/stream-store.ts";
+import { getStreamStore, STREAM_TYPES } from "../../lib/streams/stream-store.ts";
 import { StreamPage } from "./stream-page.tsx";
 
 async function resetAllStreams() {

@@ -1,6 +1,6 @@
 import { Typography } from "@mui/material";
 import { useParams } from "react-router";
-import { isStreamType } from "../../lib/stream-store.ts";
+import { isStreamType } from "../../lib/streams/stream-store.ts";
 import { StreamView } from "./stream-view.tsx";
 
 /** /stream/:streamType: the messages of one account stream. */

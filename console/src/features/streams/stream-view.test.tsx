@@ -2,10 +2,10 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { act, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { MemoryRouter, Route, Routes } from "react-router";
-import { getConnectionStore } from "../../lib/stream-connection.ts";
+import { getConnectionStore } from "../../lib/streams/stream-connection.ts";
 import { resetPerformDraft, usePerformDraftStore } from "../../lib/perform-draft-store.ts";
 import { usePerformHistory } from "../../lib/perform-history-store.ts";
-import { getStreamStore, STREAM_TYPES, type StreamType } from "../../lib/stream-store.ts";
+import { getStreamStore, STREAM_TYPES, type StreamType } from "../../lib/streams/stream-store.ts";
 import { AllStreamsPage, StreamPage } from "./stream-page.tsx";
 import { useViewPreferences, VIEW_PREFERENCES_KEY } from "./view-preferences.ts";
 

@@ -3,14 +3,14 @@
 // history (its 10 newest events), fills the stream pages of a browser that never saw them, and
 // after a reconnect gives back what it still holds of what was missed. Each event is shown once
 // however often it arrives (live, from the history, or both).
-import { getConnectionTracker } from "../../lib/stream-connection.ts";
+import { getConnectionTracker } from "../../lib/streams/stream-connection.ts";
 import {
   getStreamStore,
   markHistoryFilled,
   STREAM_TYPES,
   type StreamType,
-} from "../../lib/stream-store.ts";
-import { eventKey, fetchUpstreamHistory } from "../../lib/upstream-history.ts";
+} from "../../lib/streams/stream-store.ts";
+import { eventKey, fetchUpstreamHistory } from "../../lib/streams/upstream-history.ts";
 
 const REMEMBERED_KEYS = 2000;
 

@@ -4,12 +4,12 @@
 // one, each event with its `event_type` and a `history_id`), Incoming and Outgoing read that one
 // connection. Corral's own server keeps its three streams, which resume by their ids (server.md
 // section 3).
-import { openEventStream, type EventStreamHandle } from "../../lib/event-stream.ts";
+import { openEventStream, type EventStreamHandle } from "../../lib/streams/event-stream.ts";
 import { getFeBaseUrl } from "../../lib/fe-client.ts";
 import type { Backend } from "../../lib/server-capabilities.ts";
-import { getConnectionTracker, setReconnectAction } from "../../lib/stream-connection.ts";
-import { getStreamStore, STREAM_TYPES, type StreamType } from "../../lib/stream-store.ts";
-import { streamOf } from "../../lib/upstream-history.ts";
+import { getConnectionTracker, setReconnectAction } from "../../lib/streams/stream-connection.ts";
+import { getStreamStore, STREAM_TYPES, type StreamType } from "../../lib/streams/stream-store.ts";
+import { streamOf } from "../../lib/streams/upstream-history.ts";
 import { useUserStore } from "../../lib/user-store.ts";
 import { createUpstreamFill, type UpstreamFill } from "./upstream-fill.ts";
 

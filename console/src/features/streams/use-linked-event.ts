@@ -2,8 +2,8 @@
 // call") that this browser does not hold, because it arrived before the browser connected or was
 // reset: asked of the server by id (server.md section 11, `id=`), so the link still opens it.
 import { useEffect, useState } from "react";
-import { fetchEventById } from "../../lib/event-history.ts";
-import type { StreamMessage, StreamType } from "../../lib/stream-store.ts";
+import { fetchEventById } from "../../lib/streams/event-history.ts";
+import type { StreamMessage, StreamType } from "../../lib/streams/stream-store.ts";
 import { toMessages } from "./use-server-search.ts";
 
 export type LinkedEvent =
@@ -35,7 +35,8 @@ export function useLinkedEvent(wanted: { stream: StreamType; id: string } | null
         settle({ kind: "failed", reason: error instanceof Error ? error.message : String(error) }),
       );
     return () => controller.abort();
-    // `key` stands for `wanted`.
+    // `key` stands for `wanted`, a new object at each render that would restart the fetch.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [key]);
   if (key === null) return { kind: "none" };
   return answer?.key === key ? answer.result : { kind: "waiting" };

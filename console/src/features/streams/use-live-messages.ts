@@ -1,7 +1,11 @@
 import { useMemo } from "react";
 import { useStore } from "zustand";
-import { getConnectionStore, type StreamMarker } from "../../lib/stream-connection.ts";
-import { getStreamStore, type StreamMessage, type StreamType } from "../../lib/stream-store.ts";
+import { getConnectionStore, type StreamMarker } from "../../lib/streams/stream-connection.ts";
+import {
+  getStreamStore,
+  type StreamMessage,
+  type StreamType,
+} from "../../lib/streams/stream-store.ts";
 
 export type StreamSource = StreamType | "all";
 
@@ -49,7 +53,11 @@ export function useLiveMessages(source: StreamSource): LiveMessages {
               ...error.activityTypes,
             ]),
           ].sort()
-        : { incoming, outgoing, error }[source].activityTypes,
+        : source === "incoming"
+          ? incoming.activityTypes
+          : source === "outgoing"
+            ? outgoing.activityTypes
+            : error.activityTypes,
     [source, incoming.activityTypes, outgoing.activityTypes, error.activityTypes],
   );
   const markers = useMemo(

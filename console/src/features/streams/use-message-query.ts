@@ -5,8 +5,8 @@ import {
   queryKey,
   type MessageQuery,
   type QueryAnswers,
-} from "../../lib/stream-search.ts";
-import type { StreamMessage } from "../../lib/stream-store.ts";
+} from "../../lib/streams/stream-search.ts";
+import type { StreamMessage } from "../../lib/streams/stream-store.ts";
 
 export type QueryResult = { shown: readonly StreamMessage[]; searching: boolean };
 
@@ -31,7 +31,9 @@ export function useMessageQuery(
   const empty = isEmptyQuery(query);
   const shown = useMemo(
     () => (empty ? messages : answers.filter(messages)),
-    // `filled` re-runs the filter once the slices have answered every message.
+    // `filled` re-runs the filter once the slices have answered every message: a dependency the
+    // body does not read, which exhaustive-deps cannot know.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
     [empty, messages, answers, filled],
   );
 

@@ -2,7 +2,7 @@ import { useCallback, useState } from "react";
 import { useNavigate } from "react-router";
 import { usePerformDraftStore } from "../../lib/perform-draft-store.ts";
 import { usePerformHistory } from "../../lib/perform-history-store.ts";
-import type { StreamMessage } from "../../lib/stream-store.ts";
+import type { StreamMessage } from "../../lib/streams/stream-store.ts";
 import { fetchTriggerRecord } from "../../lib/trigger-client.ts";
 import { useUserStore } from "../../lib/user-store.ts";
 import { callPrefill, dataFor, performSourceOf, type PerformPrefill } from "./open-in-perform.ts";

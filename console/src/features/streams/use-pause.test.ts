@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { act, renderHook } from "@testing-library/react";
-import type { StreamMessage } from "../../lib/stream-store.ts";
+import type { StreamMessage } from "../../lib/streams/stream-store.ts";
 import { usePause } from "./use-pause.ts";
 
 const message = (seq: number): StreamMessage => ({

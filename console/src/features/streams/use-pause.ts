@@ -1,5 +1,5 @@
 import { useCallback, useMemo, useRef, useState } from "react";
-import type { StreamMessage } from "../../lib/stream-store.ts";
+import type { StreamMessage } from "../../lib/streams/stream-store.ts";
 import {
   countNew,
   firstNew,

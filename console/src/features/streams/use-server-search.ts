@@ -9,9 +9,13 @@ import {
   type EventPage,
   type RetainedEvent,
   type Retention,
-} from "../../lib/event-history.ts";
-import { readActivityType } from "../../lib/stream-activity-types.ts";
-import { STREAM_TYPES, type StreamMessage, type StreamType } from "../../lib/stream-store.ts";
+} from "../../lib/streams/event-history.ts";
+import { readActivityType } from "../../lib/streams/stream-activity-types.ts";
+import {
+  STREAM_TYPES,
+  type StreamMessage,
+  type StreamType,
+} from "../../lib/streams/stream-store.ts";
 import type { StreamSource } from "./use-live-messages.ts";
 
 export const SEARCH_SETTLE_MS = 300;
@@ -108,7 +112,9 @@ export function useServerSearch(
       clearTimeout(timer);
       controller.abort();
     };
-    // `key` stands for source, text and range.
+    // `key` stands for source, text and range: a change of case or of spaces around the text
+    // alone asks the server nothing new.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [key, active, absent]);
 
   const current = answer?.key === key ? answer : null;

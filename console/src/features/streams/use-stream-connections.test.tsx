@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { act, render, screen, waitFor } from "@testing-library/react";
 import { getFeBaseUrl, setFeBaseUrl } from "../../lib/fe-client.ts";
-import { getStreamStore, STREAM_TYPES } from "../../lib/stream-store.ts";
+import { getStreamStore, STREAM_TYPES } from "../../lib/streams/stream-store.ts";
 import { forgetCapabilities } from "../../lib/server-capabilities.ts";
 import { resetUserStore, useUserStore } from "../../lib/user-store.ts";
 import { startSseServer, type SseServer } from "../../test/sse-server.ts";

@@ -1,14 +1,14 @@
 import { useEffect } from "react";
 import { getFeBaseUrl } from "../../lib/fe-client.ts";
-import { openEventStream, type EventStreamHandle } from "../../lib/event-stream.ts";
+import { openEventStream, type EventStreamHandle } from "../../lib/streams/event-stream.ts";
 import {
   getStreamStore,
   STREAM_TYPES,
   type StreamStore,
   type StreamType,
-} from "../../lib/stream-store.ts";
+} from "../../lib/streams/stream-store.ts";
 import { whenServerKnown } from "../../lib/server-capabilities.ts";
-import { getConnectionTracker, setReconnectAction } from "../../lib/stream-connection.ts";
+import { getConnectionTracker, setReconnectAction } from "../../lib/streams/stream-connection.ts";
 import { useUserStore } from "../../lib/user-store.ts";
 import type { UpstreamFill } from "./upstream-fill.ts";
 

@@ -1,4 +1,4 @@
-import { useStreamStore, type StreamType } from "../../lib/stream-store.ts";
+import { useStreamStore, type StreamType } from "../../lib/streams/stream-store.ts";
 
 /** The number of messages held for a stream, for the drawer badges. */
 export function useStreamCount(type: StreamType): number {

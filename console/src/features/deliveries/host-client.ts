@@ -1,8 +1,8 @@
-import { callFe } from "./fe-client.ts";
-import { describeFeError } from "./fe-error-detail.ts";
-import { readHostList, type HostAction, type HostHealth } from "./host-health.ts";
-import { rememberAbsent, routeOffered } from "./server-capabilities.ts";
-import type { Backlog, HostCheck, HostCheckLine, HostDetail } from "./wire-types.ts";
+import { callFe } from "../../lib/fe-client.ts";
+import { describeFeError } from "../../lib/fe-error-detail.ts";
+import { readHostList, type HostAction, type HostHealth } from "../../lib/host-health.ts";
+import { rememberAbsent, routeOffered } from "../../lib/server-capabilities.ts";
+import type { Backlog, HostCheck, HostCheckLine, HostDetail } from "../../lib/wire-types.ts";
 
 // Corral's delivery-health routes (server.md §8) through the one fetch wrapper. Failures are
 // values; a network failure too, in words.

@@ -16,7 +16,7 @@ import {
   noteServerAnswered,
   noteServerAway,
   onServerBack,
-} from "./server-reachability.ts";
+} from "../server-reachability.ts";
 
 export const DEFAULT_RETRY_MS = 5000;
 export const MAX_RETRY_MS = 60_000;

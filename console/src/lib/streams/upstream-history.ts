@@ -4,8 +4,8 @@
 // stream, but null in the history and on the other streams (seen on 0.5.22), so it cannot match
 // one copy of an event with another. An event is recognised by its activity's id, else by its
 // whole content less its history_id: the same event, from the history or live, is shown once.
-import { callFe } from "./fe-client.ts";
-import { rememberAbsent, routeOffered } from "./server-capabilities.ts";
+import { callFe } from "../fe-client.ts";
+import { rememberAbsent, routeOffered } from "../server-capabilities.ts";
 import { isStreamType, type StreamType } from "./stream-store.ts";
 
 const HISTORY = "/account/history";

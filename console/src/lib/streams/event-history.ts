@@ -2,9 +2,9 @@
 // first, paged by per-stream ids (`before`), filtered on the server by text (`q`) and time
 // (`since`/`until`), or one event by `id`. What a stream page reaches of what arrived before this
 // browser connected. A server without the route (cattle_grid in proxy mode) is asked once.
-import { callFe } from "./fe-client.ts";
-import { describeFeError } from "./fe-error-detail.ts";
-import { rememberAbsent, routeOffered } from "./server-capabilities.ts";
+import { callFe } from "../fe-client.ts";
+import { describeFeError } from "../fe-error-detail.ts";
+import { rememberAbsent, routeOffered } from "../server-capabilities.ts";
 import type { StreamType } from "./stream-message.ts";
 
 const EVENTS = "/account/events";

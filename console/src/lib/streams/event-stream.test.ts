@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { startSseServer, type SseServer } from "../test/sse-server.ts";
-import { reachability } from "./server-reachability.ts";
+import { startSseServer, type SseServer } from "../../test/sse-server.ts";
+import { reachability } from "../server-reachability.ts";
 import {
   DEFAULT_RETRY_MS,
   chooseBackoffDelay,
