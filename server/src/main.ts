@@ -50,10 +50,12 @@ export type ServerInput = Partial<Config> & {
   resolveHost?: ResolveHost;
   /** Bounds of the Cattle Drive WebSocket endpoint (tests shorten them). */
   mqttLimits?: Partial<MqttLimits>;
+  /** Backoff bounds of the Cattle Drive AMQP connection (tests shorten them). */
+  amqpBackoff?: { minDelayMs?: number; maxDelayMs?: number };
 };
 
 export async function startServer(input: ServerInput): Promise<RunningServer> {
-  const { throttle, resolveHost, mqttLimits, ...rest } = input;
+  const { throttle, resolveHost, mqttLimits, amqpBackoff, ...rest } = input;
   const config = parseConfig(rest);
   const opened = await openDatabase(config.database, { pool: config.dbPool }).catch(
     (error: Error) => {
@@ -80,16 +82,16 @@ export async function startServer(input: ServerInput): Promise<RunningServer> {
     const services = await buildServices(config, opened, resolveHost);
     if (config.metrics) enableMetrics(services);
     const signInThrottle = createSignInThrottle(services.db, throttle ?? defaultThrottle);
+    if (config.amqp) amqp = await startAmqpTransport(services, config.amqp, amqpBackoff);
     handle =
       config.role === "worker"
         ? getRequestListener(createWorkerApp(services).fetch)
-        : createListener(services, { throttle: signInThrottle });
+        : createListener(services, { throttle: signInThrottle, amqp });
     if (config.role !== "worker")
       mqtt = attachMqttEndpoint(server, services, {
         throttle: signInThrottle,
         limits: mqttLimits,
       });
-    if (config.amqp) amqp = await startAmqpTransport(services, config.amqp);
     if (config.role !== "web") {
       await releaseStaleClaims(opened.db);
       await fillMissingHosts(opened.db);
