@@ -6,14 +6,22 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import amqp, { type ChannelModel } from "amqplib";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkPrerequisites, thisMachine } from "../../../test-peers/prerequisites.ts";
 import { createRabbitVhost, type RabbitVhost } from "../../../test-peers/rabbitmq.ts";
 import { serveProcess, type ServerProcess } from "../../test/serve-process.ts";
+import {
+  addAccount,
+  addActor,
+  signIn,
+  startTestServer,
+  type TestServer,
+} from "../../test/server.ts";
+import { parseMessage } from "../recording/recorder.ts";
 
 // Cattle Drive over AMQP on the machine's RabbitMQ (a vhost of each test's own): the broker
 // connection is broker/connection.ts's, so a drop shows in /readyz and the log and is retried
-// with backoff.
+// with backoff; and incoming and outgoing events go to combined.NAME too, as cattle_grid's do.
 
 const execFileAsync = promisify(execFile);
 const cli = fileURLToPath(new URL("../cli.ts", import.meta.url));
@@ -141,4 +149,80 @@ describe("the Cattle Drive broker connection", { timeout: 180_000 }, () => {
       await corral?.kill();
     }
   });
+});
+
+describe("combined.NAME over AMQP", () => {
+  let server: TestServer;
+  let client: ChannelModel;
+  beforeAll(async () => {
+    const vhost = await freshVhost();
+    server = await startTestServer({ amqp: vhost.url("guest", "guest") });
+    client = await amqp.connect(vhost.url("guest", "guest"));
+  }, 60_000);
+  afterAll(async () => {
+    await client?.close().catch(() => {});
+    await server?.close();
+  });
+
+  it("carries each incoming and outgoing event with its history_id and its receive message's correlation id", async () => {
+    await addAccount(server, "alice");
+    const token = await signIn(server, "alice");
+    const [one, two] = [await addActor(server, token, "one"), await addActor(server, token, "two")];
+    const channel = await client.createChannel();
+    const { queue } = await channel.assertQueue("", { exclusive: true });
+    await channel.bindQueue(queue, "amq.topic", "combined.alice");
+    await channel.bindQueue(queue, "amq.topic", "receive.alice.#");
+    const got: { key: string; correlationId: string; content: Buffer }[] = [];
+    await channel.consume(
+      queue,
+      (m) =>
+        m &&
+        got.push({
+          key: m.fields.routingKey,
+          correlationId: m.properties.correlationId,
+          content: m.content,
+        }),
+      { noAck: true },
+    );
+    const activity = {
+      "@context": "https://www.w3.org/ns/activitystreams",
+      type: "Create",
+      id: `${one.id}/create/1`,
+      actor: one.id,
+      to: [two.id],
+      object: { type: "Note", id: `${one.id}/note/1`, attributedTo: one.id, to: [two.id] },
+    };
+    channel.publish(
+      "amq.topic",
+      "send.alice.trigger.send_message",
+      Buffer.from(JSON.stringify({ actor: one.id, data: activity })),
+      { correlationId: "send-1" },
+    );
+    const combined = () => got.filter((m) => m.key === "combined.alice");
+    await expect.poll(() => combined().length, { timeout: 30_000 }).toBe(2);
+    const bodies = combined().map((m) => JSON.parse(m.content.toString()));
+    expect(bodies.map((b) => b.event_type).sort()).toEqual(["incoming", "outgoing"]);
+    for (const [i, body] of bodies.entries()) {
+      expect(body.data.raw.id).toBe(activity.id);
+      expect(body.history_id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7/);
+      // The receive.… message of the same event carries the same correlation id.
+      const receive = got.find(
+        (m) =>
+          m.key === `receive.alice.${body.event_type}.Create` &&
+          JSON.parse(m.content.toString()).data.raw.id === activity.id,
+      )!;
+      expect(combined()[i]!.correlationId).toBe(receive.correlationId);
+      // What Corral's own recorder (proxy mode) takes from a cattle_grid, it takes from Corral.
+      const parsed = parseMessage("combined.alice", combined()[i]!.content, undefined);
+      expect(parsed).toMatchObject({
+        account: "alice",
+        stream: body.event_type,
+        upstreamId: body.history_id,
+      });
+    }
+    const outgoing = combined().find(
+      (m) => JSON.parse(m.content.toString()).event_type === "outgoing",
+    )!;
+    expect(outgoing.correlationId).toBe("send-1");
+  }, 60_000);
 });

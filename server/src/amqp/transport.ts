@@ -2,7 +2,8 @@
 // publish on amq.topic with `send.{account}.…` and read `receive.{account}.…` and
 // `error.{account}` from queues of their own. Every Corral process consumes one shared durable
 // queue (each request is handled by one of them) and publishes the events it appends itself
-// (events/event-log.ts onAppended: each event once, whichever process stored it). RabbitMQ
+// (events/event-log.ts onAppended: each event once, whichever process stored it), incoming and
+// outgoing ones on `combined.{account}` too, with their history_id, as cattle_grid does. RabbitMQ
 // checks the clients' logins and topics by asking /rabbitmq/* (web/rabbitmq.ts). The connection
 // is broker/connection.ts's: reconnect with backoff, its state in /readyz.
 
@@ -10,7 +11,7 @@ import { getLogger } from "@logtape/logtape";
 import type { Channel, ConsumeMessage } from "amqplib";
 import { findAccountById, findAccountByName, type Account } from "../accounts/index.ts";
 import { connectBroker, redactAmqpUrl, type BrokerState } from "../broker/connection.ts";
-import { eventMessage } from "../cattle-drive/events.ts";
+import { combinedMessage, eventMessage } from "../cattle-drive/events.ts";
 import type { DriveMessage } from "../cattle-drive/protocol.ts";
 import { handleDriveMessage } from "../cattle-drive/requests.ts";
 import { AMQP_EXCHANGE } from "../cattle-drive/runtime.ts";
@@ -143,8 +144,12 @@ export async function startAmqpTransport(
         stream === "error"
           ? await services.events.completeForConnection(rows, new SentBodies())
           : rows;
-      for (const row of whole)
-        publish(eventMessage(account.name, stream, row.data, drive.correlations));
+      for (const row of whole) {
+        const message = eventMessage(account.name, stream, row.data, drive.correlations);
+        publish(message);
+        if (stream !== "error")
+          publish(combinedMessage(account.name, stream, row, message.correlationId));
+      }
     })().catch((error: Error) =>
       log.error("Cattle Drive over AMQP: publishing {stream} events failed: {error}", {
         stream,
