@@ -11,7 +11,7 @@ import { getLogger } from "@logtape/logtape";
 import type { Channel, ConsumeMessage } from "amqplib";
 import { findAccountById, findAccountByName, type Account } from "../accounts/index.ts";
 import { connectBroker, redactAmqpUrl, type BrokerState } from "../broker/connection.ts";
-import { combinedMessage, eventMessage } from "../cattle-drive/events.ts";
+import { combinedMessage, eventMessage, learnCorrelations } from "../cattle-drive/events.ts";
 import type { DriveMessage } from "../cattle-drive/protocol.ts";
 import { handleDriveMessage } from "../cattle-drive/requests.ts";
 import { AMQP_EXCHANGE } from "../cattle-drive/runtime.ts";
@@ -144,6 +144,7 @@ export async function startAmqpTransport(
         stream === "error"
           ? await services.events.completeForConnection(rows, new SentBodies())
           : rows;
+      await learnCorrelations(services.db, drive.correlations, whole);
       for (const row of whole) {
         const message = eventMessage(account.name, stream, row.data, drive.correlations);
         publish(message);

@@ -335,6 +335,12 @@ const migrations: Migration[] = [
       `CREATE UNIQUE INDEX events_upstream ON events(upstream_id, account_id) WHERE upstream_id IS NOT NULL`,
     ],
   },
+  {
+    // The correlation id a Cattle Drive trigger came with (docs/cattle-drive.md): its events
+    // carry it whichever process stores them, not only the one that accepted it.
+    id: 13,
+    sql: () => [`ALTER TABLE triggers ADD COLUMN correlation_id TEXT`],
+  },
 ];
 
 /** True when every migration this build knows has been applied (/readyz answers 200 only then). */
