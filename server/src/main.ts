@@ -50,12 +50,10 @@ export type ServerInput = Partial<Config> & {
   resolveHost?: ResolveHost;
   /** Bounds of the Cattle Drive WebSocket endpoint (tests shorten them). */
   mqttLimits?: Partial<MqttLimits>;
-  /** Backoff bounds of the Cattle Drive AMQP connection (tests shorten them). */
-  amqpBackoff?: { minDelayMs?: number; maxDelayMs?: number };
 };
 
 export async function startServer(input: ServerInput): Promise<RunningServer> {
-  const { throttle, resolveHost, mqttLimits, amqpBackoff, ...rest } = input;
+  const { throttle, resolveHost, mqttLimits, ...rest } = input;
   const config = parseConfig(rest);
   const opened = await openDatabase(config.database, { pool: config.dbPool }).catch(
     (error: Error) => {
@@ -82,7 +80,7 @@ export async function startServer(input: ServerInput): Promise<RunningServer> {
     const services = await buildServices(config, opened, resolveHost);
     if (config.metrics) enableMetrics(services);
     const signInThrottle = createSignInThrottle(services.db, throttle ?? defaultThrottle);
-    if (config.amqp) amqp = await startAmqpTransport(services, config.amqp, amqpBackoff);
+    if (config.amqp) amqp = await startAmqpTransport(services, config.amqp);
     handle =
       config.role === "worker"
         ? getRequestListener(createWorkerApp(services).fetch)

@@ -33,20 +33,18 @@ export interface AmqpTransport {
 
 /**
  * Connects (a broker that cannot be reached at start is an error that says why), then
- * reconnects after a drop with backoff (`minDelayMs`, `maxDelayMs`: tests shorten them).
+ * reconnects after a drop with backoff (broker/connection.ts).
  */
-export async function startAmqpTransport(
-  services: Services,
-  url: string,
-  options: { minDelayMs?: number; maxDelayMs?: number } = {},
-): Promise<AmqpTransport> {
+export async function startAmqpTransport(services: Services, url: string): Promise<AmqpTransport> {
   const drive = services.cattleDrive!;
   const names = new Map<number, Promise<Account | undefined>>();
   let channel: Channel | null = null;
   let unpublished = 0;
+  let closed = false;
 
   const publish = (message: DriveMessage) => {
     if (!channel) {
+      if (closed) return false;
       // Said once per outage, not once per event.
       if (unpublished++ === 0)
         log.warning("Cattle Drive over AMQP: events are not published while the broker is down");
@@ -113,8 +111,6 @@ export async function startAmqpTransport(
     name: "Cattle Drive over AMQP",
     setup,
     failAtStart: true,
-    minDelayMs: options.minDelayMs,
-    maxDelayMs: options.maxDelayMs,
   });
   try {
     await broker.whenConnected();
@@ -162,6 +158,7 @@ export async function startAmqpTransport(
   return {
     state: () => broker.state(),
     async close() {
+      closed = true;
       unlisten();
       channel = null;
       await broker.close();
