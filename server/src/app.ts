@@ -8,6 +8,7 @@ import type { RequestListener } from "node:http";
 import { getRequestListener } from "@hono/node-server";
 import { Hono, type Context, type Next } from "hono";
 import { createSignInThrottle, type SignInThrottle } from "./accounts/index.ts";
+import type { BrokerState } from "./broker/connection.ts";
 import type { Config } from "./config.ts";
 import { createFeApp } from "./fe/index.ts";
 import { handleInbox, inboxClient, inboxRequestOf, inboxResponse } from "./federation/inbox.ts";
@@ -16,7 +17,7 @@ import { handleObjectRequest } from "./federation/object-route.ts";
 import type { Services } from "./services.ts";
 import { observeInbox } from "./metrics/observe.ts";
 import { countSignInFailures, serveMetrics } from "./web/metrics.ts";
-import { createHealthRoutes } from "./web/health.ts";
+import { brokerNotReady, createHealthRoutes } from "./web/health.ts";
 import { warnOfIgnoredForwarding } from "./web/forwarded-warning.ts";
 import { createProxyHandler } from "./web/proxy.ts";
 import { createRabbitMqRoutes } from "./web/rabbitmq.ts";
@@ -33,10 +34,7 @@ const log = getLogger(["corral", "http"]);
  * The HTTP server's listener: inbox POSTs go straight to federation/inbox-listener.ts (nearly all
  * the traffic under load, and cheapest without a fetch Request); every other request to Hono.
  */
-export function createListener(
-  services: Services,
-  options: { throttle?: SignInThrottle } = {},
-): RequestListener {
+export function createListener(services: Services, options: AppOptions = {}): RequestListener {
   const inbox = createInboxListener(services);
   const rest = getRequestListener(createApp(services, options).fetch);
   const trustProxy = services.config.trustProxy;
@@ -46,7 +44,13 @@ export function createListener(
   };
 }
 
-export function createApp(services: Services, options: { throttle?: SignInThrottle } = {}) {
+export interface AppOptions {
+  throttle?: SignInThrottle;
+  /** Cattle Drive over AMQP's broker connection, when served: down means not ready. */
+  amqp?: { state(): BrokerState };
+}
+
+export function createApp(services: Services, options: AppOptions = {}) {
   const app = new Hono();
   app.onError((error, c) => {
     log.error("{method} {path} failed: {error}", {
@@ -61,7 +65,14 @@ export function createApp(services: Services, options: { throttle?: SignInThrott
   app.use(securityHeaders);
   app.get("/metrics", (c) => serveMetrics(services, c));
   app.post("/fe/signin", countSignInFailures(services));
-  app.route("/", createHealthRoutes(services.db));
+  const amqp = options.amqp;
+  app.route(
+    "/",
+    createHealthRoutes(services.db, {
+      ready: true,
+      notReady: amqp ? () => brokerNotReady("Cattle Drive over AMQP", amqp.state()) : undefined,
+    }),
+  );
   app.route("/fe", createFeApp(services, options));
   app.route(
     "/",
@@ -122,7 +133,10 @@ export function createProxyApp(config: Config, recording?: ProxyRecording) {
     const { services, recorder, accounts } = recording;
     app.route(
       "/",
-      createHealthRoutes(services.db, { ready: true, notReady: () => brokerNotReady(recorder) }),
+      createHealthRoutes(services.db, {
+        ready: true,
+        notReady: () => brokerNotReady("not recording", recorder.status().broker),
+      }),
     );
     app.route("/", createRecordedRoutes(services, recorder, accounts, forward));
   }
@@ -130,16 +144,6 @@ export function createProxyApp(config: Config, recording?: ProxyRecording) {
   app.all("/fe", forward);
   app.get("*", createConsoleHandler(config.consoleDir));
   return app;
-}
-
-function brokerNotReady(recorder: Recorder): string | null {
-  const { broker } = recorder.status();
-  if (broker.connected) return null;
-  const retry =
-    broker.retryAt === null
-      ? ""
-      : `; connecting again in ${Math.max(0, broker.retryAt - Date.now())} ms`;
-  return `not recording: the broker connection is down (${broker.lastError ?? "connecting"})${retry}`;
 }
 
 /**

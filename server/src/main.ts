@@ -80,16 +80,16 @@ export async function startServer(input: ServerInput): Promise<RunningServer> {
     const services = await buildServices(config, opened, resolveHost);
     if (config.metrics) enableMetrics(services);
     const signInThrottle = createSignInThrottle(services.db, throttle ?? defaultThrottle);
+    if (config.amqp) amqp = await startAmqpTransport(services, config.amqp);
     handle =
       config.role === "worker"
         ? getRequestListener(createWorkerApp(services).fetch)
-        : createListener(services, { throttle: signInThrottle });
+        : createListener(services, { throttle: signInThrottle, amqp });
     if (config.role !== "worker")
       mqtt = attachMqttEndpoint(server, services, {
         throttle: signInThrottle,
         limits: mqttLimits,
       });
-    if (config.amqp) amqp = await startAmqpTransport(services, config.amqp);
     if (config.role !== "web") {
       await releaseStaleClaims(opened.db);
       await fillMissingHosts(opened.db);

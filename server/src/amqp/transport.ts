@@ -2,16 +2,19 @@
 // publish on amq.topic with `send.{account}.…` and read `receive.{account}.…` and
 // `error.{account}` from queues of their own. Every Corral process consumes one shared durable
 // queue (each request is handled by one of them) and publishes the events it appends itself
-// (events/event-log.ts onAppended: each event once, whichever process stored it). RabbitMQ
-// checks the clients' logins and topics by asking /rabbitmq/* (web/rabbitmq.ts).
+// (events/event-log.ts onAppended: each event once, whichever process stored it), incoming and
+// outgoing ones on `combined.{account}` too, with their history_id, as cattle_grid does. RabbitMQ
+// checks the clients' logins and topics by asking /rabbitmq/* (web/rabbitmq.ts). The connection
+// is broker/connection.ts's: reconnect with backoff, its state in /readyz.
 
 import { getLogger } from "@logtape/logtape";
-import { connect, type Channel, type ChannelModel, type ConsumeMessage } from "amqplib";
+import type { Channel, ConsumeMessage } from "amqplib";
 import { findAccountById, findAccountByName, type Account } from "../accounts/index.ts";
-import { eventMessage } from "../cattle-drive/events.ts";
+import { connectBroker, redactAmqpUrl, type BrokerState } from "../broker/connection.ts";
+import { combinedMessage, eventMessage, learnCorrelations } from "../cattle-drive/events.ts";
 import type { DriveMessage } from "../cattle-drive/protocol.ts";
 import { handleDriveMessage } from "../cattle-drive/requests.ts";
-import { AMQP_EXCHANGE, withoutCredentials } from "../cattle-drive/runtime.ts";
+import { AMQP_EXCHANGE } from "../cattle-drive/runtime.ts";
 import { SentBodies } from "../events/index.ts";
 import type { Services } from "../services.ts";
 
@@ -21,24 +24,32 @@ const log = getLogger(["corral", "amqp"]);
 export const REQUEST_QUEUE = "corral_cattle_drive_requests";
 const REQUEST_KEYS = ["send.*.request.*", "send.*.trigger.#"];
 const PREFETCH = 64;
-const RECONNECT_MS = 2_000;
 
 export interface AmqpTransport {
+  /** The broker connection's state (what /readyz reports). */
+  state(): BrokerState;
   close(): Promise<void>;
 }
 
-/** Connects (a broker that cannot be reached at start is an error), then reconnects as needed. */
+/**
+ * Connects (a broker that cannot be reached at start is an error that says why), then
+ * reconnects after a drop with backoff (broker/connection.ts).
+ */
 export async function startAmqpTransport(services: Services, url: string): Promise<AmqpTransport> {
   const drive = services.cattleDrive!;
-  const where = withoutCredentials(url);
   const names = new Map<number, Promise<Account | undefined>>();
-  let model: ChannelModel | null = null;
   let channel: Channel | null = null;
-  let closing = false;
-  let retry: NodeJS.Timeout | undefined;
+  let unpublished = 0;
+  let closed = false;
 
   const publish = (message: DriveMessage) => {
-    if (!channel) return false;
+    if (!channel) {
+      if (closed) return false;
+      // Said once per outage, not once per event.
+      if (unpublished++ === 0)
+        log.warning("Cattle Drive over AMQP: events are not published while the broker is down");
+      return false;
+    }
     return channel.publish(AMQP_EXCHANGE, message.key, Buffer.from(message.payload), {
       correlationId: message.correlationId,
       contentType: "application/json",
@@ -61,13 +72,20 @@ export async function startAmqpTransport(services: Services, url: string): Promi
     replies.forEach(publish);
   };
 
-  const open = async () => {
-    const next = await connect(url);
-    const ch = await next.createChannel();
+  const setup = async (ch: Channel) => {
     await ch.checkExchange(AMQP_EXCHANGE);
     await ch.assertQueue(REQUEST_QUEUE, { durable: true });
     for (const pattern of REQUEST_KEYS) await ch.bindQueue(REQUEST_QUEUE, AMQP_EXCHANGE, pattern);
     await ch.prefetch(PREFETCH);
+    ch.on("close", () => {
+      if (channel === ch) channel = null;
+    });
+    channel = ch;
+    if (unpublished > 0)
+      log.warning("Cattle Drive over AMQP: {count} events were not published while it was down", {
+        count: unpublished,
+      });
+    unpublished = 0;
     await ch.consume(REQUEST_QUEUE, (msg) => {
       if (!msg) return;
       // Acknowledged once answered: a process that dies meanwhile leaves it to another.
@@ -79,41 +97,28 @@ export async function startAmqpTransport(services: Services, url: string): Promi
           }),
         )
         .finally(() => {
-          if (channel === ch) ch.ack(msg);
+          try {
+            ch.ack(msg);
+          } catch {
+            // The channel is gone: the broker hands the request to the next consumer.
+          }
         });
-    });
-    const lost = (error?: Error) => {
-      if (model !== next) return;
-      model = null;
-      channel = null;
-      if (closing) return;
-      log.error("Cattle Drive over AMQP: lost {where} ({error}); reconnecting", {
-        where,
-        error: error?.message ?? "closed",
-      });
-      retry = setTimeout(reconnect, RECONNECT_MS);
-    };
-    next.on("error", lost);
-    next.on("close", lost);
-    model = next;
-    channel = ch;
-  };
-  const reconnect = () => {
-    open().catch((error: Error) => {
-      log.error("Cattle Drive over AMQP: cannot reach {where}: {error}", {
-        where,
-        error: error.message,
-      });
-      if (!closing) retry = setTimeout(reconnect, RECONNECT_MS);
     });
   };
 
+  const broker = connectBroker({
+    url,
+    name: "Cattle Drive over AMQP",
+    setup,
+    failAtStart: true,
+  });
   try {
-    await open();
+    await broker.whenConnected();
   } catch (error) {
-    throw new Error(`cannot connect to the AMQP broker ${where}: ${(error as Error).message}`, {
-      cause: error,
-    });
+    throw new Error(
+      `cannot connect to the AMQP broker ${redactAmqpUrl(url)}: ${(error as Error).message}`,
+      { cause: error },
+    );
   }
 
   const accountOf = (accountId: number) => {
@@ -135,8 +140,13 @@ export async function startAmqpTransport(services: Services, url: string): Promi
         stream === "error"
           ? await services.events.completeForConnection(rows, new SentBodies())
           : rows;
-      for (const row of whole)
-        publish(eventMessage(account.name, stream, row.data, drive.correlations));
+      await learnCorrelations(services.db, drive.correlations, whole);
+      for (const row of whole) {
+        const message = eventMessage(account.name, stream, row.data, drive.correlations);
+        publish(message);
+        if (stream !== "error")
+          publish(combinedMessage(account.name, stream, row, message.correlationId));
+      }
     })().catch((error: Error) =>
       log.error("Cattle Drive over AMQP: publishing {stream} events failed: {error}", {
         stream,
@@ -146,14 +156,12 @@ export async function startAmqpTransport(services: Services, url: string): Promi
   });
 
   return {
+    state: () => broker.state(),
     async close() {
-      closing = true;
-      clearTimeout(retry);
+      closed = true;
       unlisten();
-      const current = model;
-      model = null;
       channel = null;
-      await current?.close().catch(() => {});
+      await broker.close();
     },
   };
 }

@@ -21,7 +21,10 @@ export interface BrokerState {
 
 export interface BrokerConnection {
   state(): BrokerState;
-  /** Resolves once connected and set up (the first time, or again after a drop). */
+  /**
+   * Resolves once connected and set up (the first time, or again after a drop). With
+   * `failAtStart`, rejects with the first attempt's reason in words when that attempt failed.
+   */
   whenConnected(): Promise<void>;
   /** Stops reconnecting and closes the connection. */
   close(): Promise<void>;
@@ -33,6 +36,11 @@ export interface BrokerOptions {
   name: string;
   /** Runs on each new connection's channel; a throw counts as a failed attempt. */
   setup(channel: Channel): Promise<void>;
+  /**
+   * A first attempt that fails ends this connection (no retry): for a broker that must be
+   * reachable at start, so that a wrong URL is said at once. Later drops are retried as usual.
+   */
+  failAtStart?: boolean;
   /** Backoff bounds (tests shorten them). */
   minDelayMs?: number;
   maxDelayMs?: number;
@@ -57,12 +65,18 @@ export function connectBroker(options: BrokerOptions): BrokerConnection {
   let model: ChannelModel | null = null;
   let closed = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
-  let waiters: (() => void)[] = [];
+  let everConnected = false;
+  let waiters: { resolve: () => void; reject: (error: Error) => void }[] = [];
 
   const scheduleRetry = (reason: string) => {
     state.connected = false;
     state.lastError = reason;
     if (closed) return;
+    if (options.failAtStart && !everConnected) {
+      closed = true;
+      for (const waiter of waiters.splice(0)) waiter.reject(new Error(reason));
+      return;
+    }
     const delay = Math.min(maxDelay, minDelay * 2 ** Math.min(state.failures, 16));
     state.failures += 1;
     state.retryAt = Date.now() + delay;
@@ -112,13 +126,14 @@ export function connectBroker(options: BrokerOptions): BrokerConnection {
       model = opened;
       state.connected = true;
       state.lastError = null;
+      everConnected = true;
       log.info("{name}: connected to broker {where}", { name: options.name, where });
       // A connection that lasts a minute resets the backoff.
       const lasted = setTimeout(() => {
         if (model === opened) state.failures = 0;
       }, 60_000);
       lasted.unref();
-      for (const resolve of waiters.splice(0)) resolve();
+      for (const waiter of waiters.splice(0)) waiter.resolve();
     } catch (error) {
       opened?.close().catch(() => {});
       scheduleRetry(describe(error));
@@ -130,7 +145,9 @@ export function connectBroker(options: BrokerOptions): BrokerConnection {
     state: () => ({ ...state }),
     whenConnected() {
       if (state.connected) return Promise.resolve();
-      return new Promise((resolve) => waiters.push(resolve));
+      if (closed && options.failAtStart && !everConnected)
+        return Promise.reject(new Error(state.lastError ?? "closed"));
+      return new Promise((resolve, reject) => waiters.push({ resolve, reject }));
     },
     async close() {
       closed = true;

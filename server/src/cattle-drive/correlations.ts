@@ -1,6 +1,8 @@
 // Which correlation id a trigger came with, so that its outgoing and error events carry it
-// (almabtrieb matches on it; cattle_grid keeps it through its exchange). Held by the process that
-// accepted the trigger, bounded in count and age; an event with no known trigger gets a new id.
+// (almabtrieb matches on it; cattle_grid keeps it through its exchange). Stored with the trigger
+// (triggers.correlation_id); held here, bounded in count and age, by the process that accepted
+// it or read it back for an event another process stored (events.ts learnCorrelations). An event
+// with no known trigger gets a new id.
 
 import { randomUUID } from "node:crypto";
 
@@ -9,6 +11,7 @@ const MAX_AGE_MS = 10 * 60_000;
 
 export interface Correlations {
   remember(triggerId: string, correlationId: string): void;
+  knows(triggerId: string): boolean;
   /** The trigger's correlation id, or a fresh one. */
   forTrigger(triggerId: unknown): string;
 }
@@ -28,6 +31,7 @@ export function createCorrelations(now: () => number = Date.now): Correlations {
       entries.set(triggerId, { id: correlationId, at: now() });
       trim();
     },
+    knows: (triggerId) => entries.has(triggerId),
     forTrigger(triggerId) {
       if (typeof triggerId === "string") {
         const entry = entries.get(triggerId);

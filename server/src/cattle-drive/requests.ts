@@ -111,6 +111,7 @@ export async function handleDriveMessage(
       actorId: own.actor.id,
       method: sent.method,
       body: input,
+      correlationId,
     });
     return [];
   } catch (thrown) {

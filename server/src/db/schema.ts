@@ -366,6 +366,12 @@ const migrations: Migration[] = [
             )`,
           ],
   },
+  {
+    // The correlation id a Cattle Drive trigger came with (docs/cattle-drive.md): its events
+    // carry it whichever process stores them, not only the one that accepted it.
+    id: 14,
+    sql: () => [`ALTER TABLE triggers ADD COLUMN correlation_id TEXT`],
+  },
 ];
 
 /** True when every migration this build knows has been applied (/readyz answers 200 only then). */

@@ -32,12 +32,41 @@ const toRow = (r: TriggerRow): TriggerRow => ({
 
 export async function insertTrigger(
   db: Db,
-  row: { id: string; accountId: number; actorId: string; method: string; body: string },
+  row: {
+    id: string;
+    accountId: number;
+    actorId: string;
+    method: string;
+    body: string;
+    correlationId?: string;
+  },
 ): Promise<void> {
   await db.run(
-    `INSERT INTO triggers (id, account_id, actor_id, method, body, state, received_at) VALUES (?, ?, ?, ?, ?, 'queued', ?)`,
-    [row.id, row.accountId, row.actorId, row.method, row.body, Date.now()],
+    `INSERT INTO triggers (id, account_id, actor_id, method, body, state, received_at, correlation_id) VALUES (?, ?, ?, ?, ?, 'queued', ?, ?)`,
+    [
+      row.id,
+      row.accountId,
+      row.actorId,
+      row.method,
+      row.body,
+      Date.now(),
+      row.correlationId ?? null,
+    ],
   );
+}
+
+/** The Cattle Drive correlation ids of these triggers (those that came with one). */
+export async function findCorrelationIds(db: Db, ids: string[]): Promise<Map<string, string>> {
+  const found = new Map<string, string>();
+  for (let i = 0; i < ids.length; i += 500) {
+    const part = ids.slice(i, i + 500);
+    const rows = await db.all<{ id: string; correlation_id: string }>(
+      `SELECT id, correlation_id FROM triggers WHERE id IN (${part.map(() => "?").join(", ")}) AND correlation_id IS NOT NULL`,
+      part,
+    );
+    for (const row of rows) found.set(row.id, row.correlation_id);
+  }
+  return found;
 }
 
 /** Claims queued triggers and running ones whose lease ran out (their process died). */

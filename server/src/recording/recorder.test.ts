@@ -122,7 +122,8 @@ describe.each(Object.keys(dialects) as (keyof typeof dialects)[])("recorder on %
     expect(benEvents.length).toBeGreaterThanOrEqual(5);
     expect(benEvents.length).toBeLessThan(12);
     expect(JSON.parse(benEvents[0]!.data).data.raw.id).toBe("http://cg.test/a/111");
-  });
+    // Longer than its waits (30 s each), so that a slow run fails with what it waited for.
+  }, 90_000);
 });
 
 describe("a message whose event the database refuses", () => {

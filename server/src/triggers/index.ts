@@ -11,6 +11,7 @@ const log = getLogger(["corral", "trigger"]);
 // record (record.ts) that says per recipient what happened.
 
 export { startTriggerWorker } from "./worker.ts";
+export { findCorrelationIds } from "../db/triggers.store.ts";
 export { readTriggerRecord, redeliver, type TriggerRecord } from "./record.ts";
 
 /** Records an accepted trigger durably and wakes a worker; its id (unguessable, 122 random bits). */
@@ -23,6 +24,8 @@ export async function acceptTrigger(
     body: Record<string, unknown>;
     /** Chosen by the caller, who must know it before any of the trigger's events can appear. */
     id?: string;
+    /** The Cattle Drive correlation id it came with: its events carry it (cattle-drive/). */
+    correlationId?: string;
   },
 ): Promise<string> {
   const id = input.id ?? randomUUID();

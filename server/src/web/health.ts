@@ -1,4 +1,5 @@
 import { Hono } from "hono";
+import type { BrokerState } from "../broker/connection.ts";
 import type { Db } from "../db/db.ts";
 import { migrationsDone } from "../db/schema.ts";
 
@@ -36,4 +37,17 @@ export function createHealthRoutes(
     }
   });
   return app;
+}
+
+/**
+ * Why a broker connection keeps this process from being ready, or null while it is up:
+ * "`what`: the broker connection is down (its reason); connecting again in N ms".
+ */
+export function brokerNotReady(what: string, broker: BrokerState): string | null {
+  if (broker.connected) return null;
+  const retry =
+    broker.retryAt === null
+      ? ""
+      : `; connecting again in ${Math.max(0, broker.retryAt - Date.now())} ms`;
+  return `${what}: the broker connection is down (${broker.lastError ?? "connecting"})${retry}`;
 }

@@ -9,7 +9,7 @@ import { createTestDatabase, type TestDatabase } from "../db/postgres-test-datab
 
 // Cattle Drive over AMQP with web×2 + worker on one PostgreSQL, all given --amqp: every request
 // is answered once (one shared queue), every event is published once (by the process that
-// stored it), whichever process holds the stream.
+// stored it), whichever process holds the stream, with its trigger's correlation id.
 
 // One origin for all three, as behind a load balancer (no request reaches it here: deliveries
 // between the account's own actors stay inside the server).
@@ -136,5 +136,41 @@ describe("Cattle Drive over AMQP on web×2 + worker", () => {
     expect(ofActivity("receive.alice.outgoing.Create")).toHaveLength(1);
     expect(ofActivity("receive.alice.incoming.Create")).toHaveLength(1);
     expect(received.filter((m) => m.key === "error.alice")).toEqual([]);
+  }, 120_000);
+
+  it("gives each trigger's outgoing event the trigger's correlation id, whichever process accepted it", async () => {
+    // Web processes run no triggers: the worker stores every outgoing event, while the shared
+    // queue hands the triggers to all three in turn (most are accepted by a web process).
+    const one = received.find((m) => m.correlationId === "create-one")!.body.id as string;
+    const two = received.find((m) => m.correlationId === "create-two")!.body.id as string;
+    const ids = Array.from({ length: 12 }, (_, i) => `${one}/create/many-${i}`);
+    ids.forEach((id, i) =>
+      send(
+        "send.alice.trigger.send_message",
+        {
+          actor: one,
+          data: {
+            "@context": "https://www.w3.org/ns/activitystreams",
+            type: "Create",
+            id,
+            actor: one,
+            to: [two],
+            object: { type: "Note", attributedTo: one, to: [two], content: `moo ${i}` },
+          },
+        },
+        `many-${i}`,
+      ),
+    );
+    const outgoing = () =>
+      received.filter(
+        (m) =>
+          m.key === "receive.alice.outgoing.Create" &&
+          ids.includes((m.body.data as { raw: { id: string } }).raw.id),
+      );
+    await settle(() => outgoing().length, ids.length, "the outgoing Creates");
+    const byActivity = Object.fromEntries(
+      outgoing().map((m) => [(m.body.data as { raw: { id: string } }).raw.id, m.correlationId]),
+    );
+    expect(byActivity).toEqual(Object.fromEntries(ids.map((id, i) => [id, `many-${i}`])));
   }, 120_000);
 });
