@@ -29,7 +29,6 @@
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -38,6 +37,7 @@ import { nginxConfig } from "./nginx-config.ts";
 import { checkPrerequisites, thisMachine } from "./prerequisites.ts";
 import { oneLineError } from "./programs.ts";
 import { ensureVenv, REPO_ROOT } from "./python-venv.ts";
+import { freePort } from "../test-kit/free-port.ts";
 
 const execFileAsync = promisify(execFile);
 
@@ -246,14 +246,6 @@ async function rabbit(rabbitmqctl: string, args: string[]): Promise<void> {
       );
     },
   );
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((done) => server.close(done));
-  return port;
 }
 
 /** Collects the child's output; should the test process itself end, the child ends with it. */
