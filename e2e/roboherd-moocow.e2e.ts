@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -8,8 +7,9 @@ import { ensureVenv } from "../test-peers/python-venv.ts";
 import { ROBOHERD_REQUIREMENTS, startRoboherd, type Herd } from "../test-peers/roboherd.ts";
 import { launchChromium } from "./harness/chromium.ts";
 import { signIn } from "./harness/console-ui.ts";
-import { REPO_ROOT } from "./harness/corral-server.ts";
+import { REPO_ROOT } from "../test-kit/corral-process.ts";
 import { signInApi, type FeApi } from "./harness/fe-api.ts";
+import { freePort } from "../test-kit/free-port.ts";
 
 // A bot written for cattle_grid runs on Corral unchanged: roboherd 0.1.14's stock moocow, from
 // PyPI, against a fresh `npm start` (scripts/start.mjs: its defaults, the admin account it makes
@@ -288,18 +288,5 @@ function run(command: string, args: string[], options: { database: string }): Pr
     child.once("exit", (code) =>
       code === 0 ? done(output) : fail(new Error(`${args.join(" ")} exited ${code}: ${output}`)),
     );
-  });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const probe = createServer();
-    probe.once("error", fail);
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address();
-      probe.close(() =>
-        typeof address === "object" && address ? done(address.port) : fail(new Error("no port")),
-      );
-    });
   });
 }
