@@ -38,6 +38,7 @@ import { checkPrerequisites, thisMachine } from "./prerequisites.ts";
 import { oneLineError } from "./programs.ts";
 import { ensureVenv, REPO_ROOT } from "./python-venv.ts";
 import { freePort } from "../test-kit/free-port.ts";
+import { signIn } from "../test-kit/sign-in.ts";
 
 const execFileAsync = promisify(execFile);
 
@@ -161,19 +162,10 @@ export async function startCattleGrid(): Promise<CattleGrid> {
           throw new Error(`cattle_grid account new ${account}: ${error.stderr ?? error.message}`);
         });
       },
-      async signIn(account, password) {
-        const response = await fetch(`${origin}/fe/signin`, {
-          method: "POST",
-          headers: { "Content-Type": "application/json" },
-          body: JSON.stringify({ name: account, password }),
-        });
-        if (response.status !== 200) {
-          throw new Error(
-            `cattle_grid sign-in of ${account}: ${response.status} ${await response.text()}`,
-          );
-        }
-        return ((await response.json()) as { token: string }).token;
-      },
+      signIn: (account, password) =>
+        signIn(origin, account, password).catch((error: Error) => {
+          throw new Error(`cattle_grid ${error.message}`, { cause: error });
+        }),
       output: () => output,
       async kill() {
         const exited = new Promise((done) => app.once("exit", done));
