@@ -12,10 +12,10 @@ import postgres from "postgres";
 import { parseArgs } from "node:util";
 import {
   createCorralAccount,
-  signIn,
   startCorral,
   tempSqliteDatabase,
-} from "./lib/corral-process.ts";
+} from "../test-kit/corral-process.ts";
+import { benchCli, feClient } from "./lib/corral-client.ts";
 import {
   assertExactlyOnce,
   pause,
@@ -101,14 +101,16 @@ console.log(`node:crypto RSA-2048 signatures on one core: ${Math.round(signRate)
 const corralSink = await startSink(N, { verify: VERIFY });
 // --database pg: a fresh PostgreSQL database on the test server (dropped at the end).
 const freshPostgres = values.database === "pg" ? await createTestDatabase() : undefined;
-const database = freshPostgres?.url ?? values.database ?? tempSqliteDatabase();
-createCorralAccount(database, "bench", "bench-password");
+const database = freshPostgres?.url ?? values.database ?? tempSqliteDatabase("corral-bench-");
+createCorralAccount(database, "bench", "bench-password", benchCli);
 const corral = await startCorral({
   database,
+  cli: benchCli,
+  stderr: "inherit",
   args: values["corral-arg"],
   nodeArgs: profile,
 });
-const client = await signIn(corral.url, "bench", "bench-password");
+const client = await feClient(corral.url, "bench", "bench-password");
 const actor = await client.createActor("bench");
 let corralDelivery: DeliveryRound[] | undefined;
 let corralCold: ColdRound | undefined;

@@ -15,6 +15,7 @@ import { appendEvents } from "../server/src/db/events.store.ts";
 import { withMeta } from "../server/src/events/event-meta.ts";
 import { startServer } from "../server/src/main.ts";
 import { createTestDatabase } from "../server/test/db/postgres-test-database.ts";
+import { signIn } from "../test-kit/sign-in.ts";
 
 const { values } = parseArgs({
   options: {
@@ -147,12 +148,7 @@ async function runSetup(setup: string): Promise<Row[]> {
       await db.run(`ANALYZE event_search`);
     } else await db.run(`ANALYZE`);
     console.log(`${setup}: stored ${EVENTS} events per stream in ${stored} ms${copied}`);
-    const signin = await fetch(`${server.url}/fe/signin`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ name: "bench", password: "bench-password" }),
-    });
-    const { token } = (await signin.json()) as { token: string };
+    const token = await signIn(server, "bench");
     const mid = new Date(BASE + (EVENTS / 2) * 1000).toISOString();
     const later = new Date(BASE + (EVENTS / 2 + 600) * 1000).toISOString();
     const firstPage = (await (

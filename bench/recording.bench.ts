@@ -17,7 +17,8 @@ import { format } from "prettier";
 import { DatabaseSync } from "node:sqlite";
 import { checkPrerequisites, thisMachine } from "../test-peers/prerequisites.ts";
 import { createTestDatabase } from "../server/test/db/postgres-test-database.ts";
-import { startCorral, tempSqliteDatabase } from "./lib/corral-process.ts";
+import { startCorral, tempSqliteDatabase } from "../test-kit/corral-process.ts";
+import { benchCli } from "./lib/corral-client.ts";
 import { processCpuMs } from "./lib/process-cpu.ts";
 
 const { values } = parseArgs({
@@ -88,9 +89,11 @@ async function runSetup(setup: string, rabbitmqctl: string) {
   try {
     await rabbit("set_permissions", "-p", vhost, "guest", ".*", ".*", ".*");
     const amqpUrl = `amqp://guest:guest@127.0.0.1:5672/${vhost}`;
-    const database = pg?.url ?? tempSqliteDatabase();
+    const database = pg?.url ?? tempSqliteDatabase("corral-bench-");
     const corral = await startCorral({
       database,
+      cli: benchCli,
+      stderr: "inherit",
       args: [
         "--upstream",
         "http://127.0.0.1:9",

@@ -12,7 +12,8 @@ import { parseArgs } from "node:util";
 import postgres from "postgres";
 import type { Db } from "../server/src/db/db.ts";
 import { openDatabase } from "../server/src/db/open.ts";
-import { postAll, spawnCorral, type CorralProcess } from "../server/test/cluster.ts";
+import { postAll } from "../server/test/cluster.ts";
+import { startCorral, type CorralProcess } from "../test-kit/corral-process.ts";
 import { createTestDatabase } from "../server/test/db/postgres-test-database.ts";
 import { countIncoming, createInboxCast, signInboxPosts } from "../server/test/inbox-traffic.ts";
 
@@ -79,11 +80,11 @@ async function measure(setup: string, accounts: number): Promise<Row> {
   const processes: CorralProcess[] =
     setup === "pg-cluster"
       ? await Promise.all([
-          spawnCorral([...common, "--role", "web"]),
-          spawnCorral([...common, "--role", "web"]),
-          spawnCorral([...common, "--role", "worker"]),
+          startCorral({ port: 0, args: [...common, "--role", "web"] }),
+          startCorral({ port: 0, args: [...common, "--role", "web"] }),
+          startCorral({ port: 0, args: [...common, "--role", "worker"] }),
         ])
-      : [await spawnCorral(common)];
+      : [await startCorral({ port: 0, args: common })];
   const targets = processes.slice(0, setup === "pg-cluster" ? 2 : 1).map((p) => p.url);
   try {
     const warmUp = await signInboxPosts(db, cast, ORIGIN, 200);

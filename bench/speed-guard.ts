@@ -15,10 +15,10 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import {
   createCorralAccount,
-  signIn,
   startCorral,
   type CorralProcess,
-} from "./lib/corral-process.ts";
+} from "../test-kit/corral-process.ts";
+import { feClient } from "./lib/corral-client.ts";
 import { runInboxLoad, signedCreates } from "./lib/inbox-load.ts";
 import { processCpuMs } from "./lib/process-cpu.ts";
 import { referenceCli, ROOT } from "./lib/reference-build.ts";
@@ -94,7 +94,7 @@ async function start(name: string, cli: string, dir: string): Promise<Server> {
   // Its request log goes to a file (printed when the guard fails), not between the figures.
   const logFile = join(dir, `${name.replace(/\W+/g, "-")}.log`);
   const corral = await startCorral({ database, cli, stderr: openSync(logFile, "w") });
-  const client = await signIn(corral.url, "guard", "guard-password");
+  const client = await feClient(corral.url, "guard", "guard-password");
   const actor = await client.createActor("guard");
   const stream = await countStream(corral.url, client.token, "incoming");
   return {

@@ -18,10 +18,10 @@ import { parseArgs } from "node:util";
 import { chromium, type Browser, type Page } from "playwright-core";
 import {
   createCorralAccount,
-  signIn,
   startCorral,
   tempSqliteDatabase,
-} from "./lib/corral-process.ts";
+} from "../test-kit/corral-process.ts";
+import { benchCli, feClient } from "./lib/corral-client.ts";
 
 const { values } = parseArgs({
   options: { events: { type: "string", default: "10000" }, runs: { type: "string", default: "5" } },
@@ -31,16 +31,16 @@ const runs = Number(values.runs);
 const TARGET_MS = 1_000;
 
 async function main() {
-  const database = tempSqliteDatabase();
-  createCorralAccount(database, "bench", "bench-password");
-  const corral = await startCorral({ database });
+  const database = tempSqliteDatabase("corral-bench-");
+  createCorralAccount(database, "bench", "bench-password", benchCli);
+  const corral = await startCorral({ database, cli: benchCli, stderr: "inherit" });
   const browser = await chromium.launch({
     executablePath: process.env.CHROME_PATH ?? "/usr/bin/chromium",
     headless: true,
     args: ["--no-sandbox", "--disable-gpu", "--no-first-run"],
   });
   try {
-    const api = await signIn(corral.url, "bench", "bench-password");
+    const api = await feClient(corral.url, "bench", "bench-password");
     const actor = await api.createActor("historian");
     await api.trigger("needle_method", { actor: actor.id });
     let next = 1;

@@ -1,25 +1,14 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { createServer } from "node:net";
 import { join } from "node:path";
-import { REPO_ROOT } from "./harness/corral-server.ts";
+import { REPO_ROOT } from "../test-kit/corral-process.ts";
 import { test } from "./harness/fixtures.ts";
+import { freePort } from "../test-kit/free-port.ts";
 
 // Issue 17's "done when": the Info chart shows the demo's traffic within a minute of
 // `npm run demo` starting. The demo script itself runs here, on free ports (like every demo run,
 // it starts ./data/demo-*.sqlite afresh).
 
 const NODE = join(REPO_ROOT, "node_modules/.bin/node");
-
-function freePort(host: string): Promise<number> {
-  return new Promise((done, fail) => {
-    const probe = createServer();
-    probe.once("error", fail);
-    probe.listen(0, host, () => {
-      const address = probe.address();
-      probe.close(() => (typeof address === "object" && address ? done(address.port) : fail()));
-    });
-  });
-}
 
 async function startDemo(): Promise<{ url: string; password: string; child: ChildProcess }> {
   const env = {

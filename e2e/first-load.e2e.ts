@@ -4,7 +4,7 @@ import { gzipSync } from "node:zlib";
 import { expect, test } from "./harness/fixtures.ts";
 import { drawerEntry, signIn } from "./harness/console-ui.ts";
 import { signInApi } from "./harness/fe-api.ts";
-import { REPO_ROOT } from "./harness/corral-server.ts";
+import { REPO_ROOT } from "../test-kit/corral-process.ts";
 
 // design.md: the first load stays under 200 KB gzip; screens not needed for the first paint
 // (Info, Sign In) arrive in their own chunks, and waiting for one shows.

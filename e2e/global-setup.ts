@@ -1,7 +1,7 @@
 import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { ensureChromium, oneLineError } from "./harness/chromium.ts";
-import { REPO_ROOT } from "./harness/corral-server.ts";
+import { REPO_ROOT } from "../test-kit/corral-process.ts";
 
 // Runs once before any browser test. A missing Chromium is installed when we run as root (see
 // harness/chromium.ts); otherwise it, or an unbuilt console, fails the whole run with one line

@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -8,8 +7,9 @@ import { ensureVenv } from "../test-peers/python-venv.ts";
 import { ROBOHERD_REQUIREMENTS, startRoboherd, type Herd } from "../test-peers/roboherd.ts";
 import { launchChromium } from "./harness/chromium.ts";
 import { signIn } from "./harness/console-ui.ts";
-import { REPO_ROOT } from "./harness/corral-server.ts";
+import { killOnExit, REPO_ROOT, runCliAsync } from "../test-kit/corral-process.ts";
 import { signInApi, type FeApi } from "./harness/fe-api.ts";
+import { freePort } from "../test-kit/free-port.ts";
 
 // A bot written for cattle_grid runs on Corral unchanged: roboherd 0.1.14's stock moocow, from
 // PyPI, against a fresh `npm start` (scripts/start.mjs: its defaults, the admin account it makes
@@ -20,7 +20,6 @@ import { signInApi, type FeApi } from "./harness/fe-api.ts";
 
 const NODE = join(REPO_ROOT, "node_modules/.bin/node");
 const START = join(REPO_ROOT, "scripts/start.mjs");
-const CLI = join(REPO_ROOT, "server/src/cli.ts");
 const PUBLIC = "https://www.w3.org/ns/activitystreams#Public";
 
 let dir: string;
@@ -41,9 +40,14 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "corral-moocow-"));
   corral = await npmStart(`sqlite:${join(dir, "corral.sqlite")}`);
   // Someone else to mention the bot: another account's actor on the same server.
-  await run(NODE, [CLI, "account", "new", "alice", "alice-password", "--admin"], {
-    database: `sqlite:${join(dir, "corral.sqlite")}`,
-  });
+  const alicesAccount = await runCliAsync([
+    ...["account", "new", "alice", "alice-password", "--admin"],
+    ...["--database", `sqlite:${join(dir, "corral.sqlite")}`],
+  ]);
+  if (alicesAccount.code !== 0)
+    throw new Error(
+      `corral account new alice exited ${alicesAccount.code}: ${alicesAccount.stderr}`,
+    );
   alice = await signInApi(corral.url, "alice", "alice-password");
   aliceActor = (await alice.createActor("alice")).id;
 
@@ -173,9 +177,7 @@ async function npmStart(database: string) {
     [START, "--host", "127.0.0.1", "--port", String(port), "--database", database],
     { cwd: REPO_ROOT, stdio: ["ignore", "pipe", "pipe"] },
   );
-  const killOnExit = () => child.kill("SIGKILL");
-  process.once("exit", killOnExit);
-  child.once("exit", () => process.off("exit", killOnExit));
+  killOnExit(child);
   let log = "";
   const found = await new Promise<{ url: string; password: string }>((done, fail) => {
     const timer = setTimeout(() => fail(new Error(`npm start did not start:\n${log}`)), 120_000);
@@ -277,29 +279,4 @@ async function waitForProfile(id: string, ready: (doc: Event) => boolean): Promi
     await new Promise((done) => setTimeout(done, 200));
   }
   throw new Error(`the profile of ${id} never got ready: ${JSON.stringify(last)}`);
-}
-
-function run(command: string, args: string[], options: { database: string }): Promise<string> {
-  return new Promise((done, fail) => {
-    const child = spawn(command, [...args, "--database", options.database], { cwd: REPO_ROOT });
-    let output = "";
-    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    child.once("exit", (code) =>
-      code === 0 ? done(output) : fail(new Error(`${args.join(" ")} exited ${code}: ${output}`)),
-    );
-  });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const probe = createServer();
-    probe.once("error", fail);
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address();
-      probe.close(() =>
-        typeof address === "object" && address ? done(address.port) : fail(new Error("no port")),
-      );
-    });
-  });
 }

@@ -29,7 +29,6 @@
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -38,6 +37,8 @@ import { nginxConfig } from "./nginx-config.ts";
 import { checkPrerequisites, thisMachine } from "./prerequisites.ts";
 import { oneLineError } from "./programs.ts";
 import { ensureVenv, REPO_ROOT } from "./python-venv.ts";
+import { freePort } from "../test-kit/free-port.ts";
+import { signIn } from "../test-kit/sign-in.ts";
 
 const execFileAsync = promisify(execFile);
 
@@ -161,19 +162,10 @@ export async function startCattleGrid(): Promise<CattleGrid> {
           throw new Error(`cattle_grid account new ${account}: ${error.stderr ?? error.message}`);
         });
       },
-      async signIn(account, password) {
-        const response = await fetch(`${origin}/fe/signin`, {
-          method: "POST",
-          headers: { "Content-Type": "application/json" },
-          body: JSON.stringify({ name: account, password }),
-        });
-        if (response.status !== 200) {
-          throw new Error(
-            `cattle_grid sign-in of ${account}: ${response.status} ${await response.text()}`,
-          );
-        }
-        return ((await response.json()) as { token: string }).token;
-      },
+      signIn: (account, password) =>
+        signIn(origin, account, password).catch((error: Error) => {
+          throw new Error(`cattle_grid ${error.message}`, { cause: error });
+        }),
       output: () => output,
       async kill() {
         const exited = new Promise((done) => app.once("exit", done));
@@ -246,14 +238,6 @@ async function rabbit(rabbitmqctl: string, args: string[]): Promise<void> {
       );
     },
   );
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((done) => server.close(done));
-  return port;
 }
 
 /** Collects the child's output; should the test process itself end, the child ends with it. */

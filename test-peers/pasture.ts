@@ -4,11 +4,11 @@
 
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ensureVenv } from "./python-venv.ts";
+import { freePort } from "../test-kit/free-port.ts";
 
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 const requirements = here("requirements-pasture.txt");
@@ -124,12 +124,4 @@ function kill(child: ChildProcess): Promise<void> {
     child.once("exit", () => resolve());
     process.kill(child.pid!, "SIGKILL");
   });
-}
-
-export async function freePort(host = "127.0.0.1"): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, host, resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }

@@ -2,7 +2,7 @@
 
 import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
-import { killOnExit, stopChild } from "./corral-process.ts";
+import { killOnExit, stopChild } from "../../test-kit/corral-process.ts";
 
 const entry = new URL("../fedify-server.ts", import.meta.url).pathname;
 

@@ -1,6 +1,8 @@
 // The account API as the test process sees it: for arranging data and causing real server events
 // (a Perform, a send_message between two actors) while the browser watches.
 
+import { signIn } from "../../test-kit/sign-in.ts";
+
 export type Actor = { id: string; name: string };
 export type AccountInfo = {
   actors: Actor[];
@@ -29,10 +31,7 @@ async function callJson(url: string, init: RequestInit): Promise<unknown> {
 }
 
 export async function signInApi(serverUrl: string, name: string, password: string): Promise<FeApi> {
-  const { token } = (await callJson(`${serverUrl}/fe/signin`, {
-    method: "POST",
-    body: JSON.stringify({ name, password }),
-  })) as { token: string };
+  const token = await signIn(serverUrl, name, password);
   const auth = { Authorization: `Bearer ${token}` };
   const info = () =>
     callJson(`${serverUrl}/fe/account/info`, { headers: auth }) as Promise<AccountInfo>;

@@ -3,7 +3,8 @@ import { basename, join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { expect, test as base } from "vitest";
 import { launchChromium } from "./chromium.ts";
-import { REPO_ROOT, startCorral, type Corral } from "./corral-server.ts";
+import { REPO_ROOT } from "../../test-kit/corral-process.ts";
+import { startCorral, type Corral } from "./corral-server.ts";
 
 export { expect };
 

@@ -1,6 +1,7 @@
 import { createServer } from "node:net";
 import { describe, expect, it } from "vitest";
-import { expectOneLine, runCli as run, serveCli } from "../test/cli-process.ts";
+import { launchCorral, runCli as run } from "../../test-kit/corral-process.ts";
+import { expectOneLine } from "../test/expect-one-line.ts";
 import { freshDatabaseUrl } from "../test/fresh.ts";
 
 describe("corral command line", () => {
@@ -139,7 +140,7 @@ describe("corral command line", () => {
 
   it("serves, prints the URL, creates operator once with a password that signs in, and hides the SQLite warning", async () => {
     const database = freshDatabaseUrl();
-    const first = await serveCli([
+    const first = await launchCorral([
       "serve",
       "--host",
       "127.0.0.1",
@@ -149,9 +150,9 @@ describe("corral command line", () => {
       database,
     ]);
     try {
-      const password = /password: (\S+)/.exec(first.stdout)?.[1];
+      const password = /password: (\S+)/.exec(first.stdout())?.[1];
       expect(password).toBeTruthy();
-      expect(first.stderr).not.toMatch(/ExperimentalWarning/);
+      expect(first.stderr()).not.toMatch(/ExperimentalWarning/);
       const signin = await fetch(`${first.url}/fe/signin`, {
         method: "POST",
         headers: { "Content-Type": "application/json" },
@@ -161,7 +162,7 @@ describe("corral command line", () => {
     } finally {
       await first.stop();
     }
-    const second = await serveCli([
+    const second = await launchCorral([
       "serve",
       "--host",
       "127.0.0.1",
@@ -171,6 +172,6 @@ describe("corral command line", () => {
       database,
     ]);
     await second.stop();
-    expect(second.stdout).not.toMatch(/password/);
+    expect(second.stdout()).not.toMatch(/password/);
   }, 60_000);
 });

@@ -1,58 +1,9 @@
 // Several `corral serve` processes on one PostgreSQL, as an operator runs them: real processes
-// (so kill -9 is real), a small round-robin HTTP proxy in front, signed inbox traffic. Used by
+// (test-kit/corral-process.ts's startCorral with port 0, so kill -9 is real), a small round-robin HTTP proxy in front, signed inbox traffic. Used by
 // test/cluster/*.test.ts and bench/scale.bench.ts.
 
-import { spawn, type ChildProcess } from "node:child_process";
 import { Agent, createServer, request, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
-import { cli } from "./cli-process.ts";
-
-export interface CorralProcess {
-  url: string;
-  pid: number;
-  child: ChildProcess;
-  /** SIGTERM, then the exit code. */
-  stop(): Promise<number | null>;
-  /** SIGKILL: no shutdown at all. */
-  kill(): Promise<void>;
-}
-
-/** Starts `corral serve ARGS` on 127.0.0.1 and a free port; resolves once it serves. */
-export function spawnCorral(args: string[]): Promise<CorralProcess> {
-  const child = spawn(
-    process.execPath,
-    [cli, "serve", "--host", "127.0.0.1", "--port", "0", "--allow-private-addresses", ...args],
-    { stdio: ["ignore", "pipe", "pipe"] },
-  );
-  let stdout = "";
-  let stderr = "";
-  child.stderr!.on("data", (chunk) => (stderr += chunk));
-  const exited = new Promise<number | null>((resolve) =>
-    child.once("exit", (code) => resolve(code)),
-  );
-  return new Promise((resolve, reject) => {
-    // Its "serving on" line or its exit; a loaded machine took over 30 s to start three at once,
-    // so the bound is generous (the callers' hooks allow for it).
-    const timer = setTimeout(() => reject(new Error(`corral did not start: ${stderr}`)), 150_000);
-    void exited.then((code) => reject(new Error(`corral exited with ${code}: ${stderr}`)));
-    child.stdout!.on("data", (chunk) => {
-      stdout += chunk;
-      const match = /serving on (http:\/\/\S+)/.exec(stdout);
-      if (!match) return;
-      clearTimeout(timer);
-      resolve({
-        url: match[1]!,
-        pid: child.pid!,
-        child,
-        stop: () => (child.kill("SIGTERM"), exited),
-        kill: async () => {
-          child.kill("SIGKILL");
-          await exited;
-        },
-      });
-    });
-  });
-}
 
 export interface RoundRobinProxy {
   url: string;

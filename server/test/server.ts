@@ -4,6 +4,9 @@ import { createAccount } from "../src/accounts/index.ts";
 import { startServer, type RunningServer, type ServerInput } from "../src/main.ts";
 import { freshDatabaseUrl } from "./fresh.ts";
 
+// Signing in over HTTP is the same for in-process servers, processes and bench runs.
+export { signIn } from "../../test-kit/sign-in.ts";
+
 export type TestServer = RunningServer;
 
 /** A server on 127.0.0.1, a random port and (unless given) a fresh database file. */
@@ -31,21 +34,6 @@ export async function addAccount(
   });
   if (!result.ok) throw new Error(`account ${name}: ${result.error}`);
   return result.account;
-}
-
-/** Signs in over HTTP and returns the bearer token. */
-export async function signIn(
-  server: TestServer,
-  name: string,
-  password = `${name}-password`,
-): Promise<string> {
-  const response = await fetch(`${server.url}/fe/signin`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ name, password }),
-  });
-  if (response.status !== 200) throw new Error(`sign-in of ${name} answered ${response.status}`);
-  return ((await response.json()) as { token: string }).token;
 }
 
 /** A Response whose JSON tests may inspect freely. */

@@ -3,13 +3,13 @@ import { DatabaseSync } from "node:sqlite";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { corral, serveProcess, type ServerProcess } from "./serve-process.ts";
+import { corral, startCorral, type CorralProcess } from "../../test-kit/corral-process.ts";
 import { startCaptureServer, type CaptureServer } from "./federation/servers.ts";
 
 // server.md section 9: a server killed with SIGKILL right after answering 202 loses no trigger,
 // and its restart runs each one exactly once.
 
-const running: ServerProcess[] = [];
+const running: CorralProcess[] = [];
 let remote: CaptureServer | undefined;
 afterEach(async () => {
   await Promise.all(running.splice(0).map((p) => p.kill()));
@@ -57,7 +57,7 @@ describe("triggers across kill -9", () => {
     const database = `sqlite:${path}`;
     corral(database, "account", "new", "alice", "alice-password", "--admin");
     remote = await startCaptureServer({ status: 202 });
-    const first = await serveProcess(database, "--allow-private-addresses");
+    const first = await startCorral({ database });
     running.push(first);
     const token = (
       (await (
@@ -88,7 +88,7 @@ describe("triggers across kill -9", () => {
     const recorded = atKill.states.reduce((sum, s) => sum + Number(s.n), 0);
     expect(recorded).toBeGreaterThanOrEqual(answered.length);
 
-    const second = await serveProcess(database, "--allow-private-addresses");
+    const second = await startCorral({ database });
     running.push(second);
     await expect
       .poll(() => readStore(path).states, { timeout: 90_000, interval: 100 })

@@ -4,23 +4,14 @@
 
 import { afterEach, describe, expect, it } from "vitest";
 import { freshDatabaseUrl } from "./fresh.ts";
-import { corral, serveProcess, type ServerProcess } from "./serve-process.ts";
+import { corral, startCorral, type CorralProcess } from "../../test-kit/corral-process.ts";
+import { signIn } from "../../test-kit/sign-in.ts";
 
-let running: ServerProcess | undefined;
+let running: CorralProcess | undefined;
 afterEach(async () => {
   await running?.kill();
   running = undefined;
 });
-
-async function signIn(url: string): Promise<string> {
-  const response = await fetch(`${url}/fe/signin`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ name: "keeper", password: "keeper-password" }),
-  });
-  expect(response.status).toBe(200);
-  return ((await response.json()) as { token: string }).token;
-}
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const info = async (url: string, token: string): Promise<any> =>
@@ -30,9 +21,9 @@ describe("actors on a base URL this server does not serve", () => {
   it("are named at start with --base-url, and beside them in the account info", async () => {
     const database = freshDatabaseUrl();
     corral(database, "account", "new", "keeper", "keeper-password", "--admin");
-    running = await serveProcess(database);
+    running = await startCorral({ database, allowPrivateAddresses: false });
     const first = running.url;
-    let token = await signIn(first);
+    let token = await signIn(first, "keeper");
     const created = await fetch(`${first}/fe/account/create`, {
       method: "POST",
       headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
@@ -45,7 +36,7 @@ describe("actors on a base URL this server does not serve", () => {
     await running.kill();
 
     // The same database on another port: alice stays on the first base URL.
-    running = await serveProcess(database);
+    running = await startCorral({ database, allowPrivateAddresses: false });
     const second = running.url;
     await expect.poll(() => running!.stderr(), { timeout: 10_000 }).toMatch(/Warning/);
     const warnings = running
@@ -56,7 +47,7 @@ describe("actors on a base URL this server does not serve", () => {
     expect(warnings).toEqual([
       `Warning: 1 actor lives on ${first}, which this server does not serve (it serves ${second}): alice (${alice}); its id and WebFinger answer 404. Start with --base-url ${first} --base-url ${second} (listening where that URL arrives: --port ${port}, or a proxy from it) to serve it.`,
     ]);
-    token = await signIn(second);
+    token = await signIn(second, "keeper");
     const answer = await info(second, token);
     expect(answer.actors).toEqual([{ id: alice, name: "alice" }]);
     expect(answer.actorsNotServed).toEqual([

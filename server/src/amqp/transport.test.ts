@@ -9,7 +9,7 @@ import amqp, { type ChannelModel } from "amqplib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkPrerequisites, thisMachine } from "../../../test-peers/prerequisites.ts";
 import { createRabbitVhost, type RabbitVhost } from "../../../test-peers/rabbitmq.ts";
-import { serveProcess, type ServerProcess } from "../../test/serve-process.ts";
+import { startCorral, type CorralProcess } from "../../../test-kit/corral-process.ts";
 import {
   addAccount,
   addActor,
@@ -85,14 +85,14 @@ describe("the Cattle Drive broker connection", { timeout: 180_000 }, () => {
     await rabbit("add_user", user, "drive-password");
     const allow = () => rabbit("set_permissions", "-p", vhost.name, user, ".*", ".*", ".*");
     await allow();
-    let corral: ServerProcess | undefined;
+    let corral: CorralProcess | undefined;
     let client: ChannelModel | undefined;
     try {
-      corral = await serveProcess(
-        `sqlite:${sqliteFile()}`,
-        "--amqp",
-        vhost.url(user, "drive-password"),
-      );
+      corral = await startCorral({
+        database: `sqlite:${sqliteFile()}`,
+        allowPrivateAddresses: false,
+        args: ["--amqp", vhost.url(user, "drive-password")],
+      });
       const ready = () => fetch(`${corral!.url}/readyz`);
       expect((await ready()).status).toBe(200);
 

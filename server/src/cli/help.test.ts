@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { expectOneLine, runCli } from "../../test/cli-process.ts";
+import { runCli } from "../../../test-kit/corral-process.ts";
+import { expectOneLine } from "../../test/expect-one-line.ts";
 import { backendVersion } from "../version.ts";
 
 // Each option of server.md §1 with its environment variable and default, as the help must say.

@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { expectOneLine, runCliAsync } from "../../test/cli-process.ts";
+import { runCliAsync } from "../../../test-kit/corral-process.ts";
+import { expectOneLine } from "../../test/expect-one-line.ts";
 import { freshDatabaseUrl } from "../../test/fresh.ts";
 import { createAccount } from "../accounts/index.ts";
 import { createActor } from "../actors/index.ts";

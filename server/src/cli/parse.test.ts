@@ -2,7 +2,8 @@ import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { expectOneLine, runCli } from "../../test/cli-process.ts";
+import { runCli } from "../../../test-kit/corral-process.ts";
+import { expectOneLine } from "../../test/expect-one-line.ts";
 import { freshDatabaseUrl } from "../../test/fresh.ts";
 
 /** A command line the grammar refuses: exit code 2 and one line on stderr. */

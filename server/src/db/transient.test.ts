@@ -5,7 +5,7 @@ import { DatabaseSync } from "node:sqlite";
 import postgres from "postgres";
 import { afterEach, describe, expect, it } from "vitest";
 import { createTestDatabase } from "../../test/db/postgres-test-database.ts";
-import { findClosedPort } from "../../test/federation/servers.ts";
+import { freePort } from "../../../test-kit/free-port.ts";
 import { openPostgres } from "./postgres.ts";
 import { isTransientDbError } from "./transient.ts";
 
@@ -80,7 +80,7 @@ describe("transient database errors", () => {
     );
     expect(isTransientDbError(await caught(() => db.run(`SELECT nope FROM t`)))).toBe(false);
 
-    const port = await findClosedPort();
+    const port = await freePort();
     const gone = postgres(`postgres://postgres@127.0.0.1:${port}/x`, {
       max: 1,
       connect_timeout: 1,

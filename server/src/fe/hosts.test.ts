@@ -8,11 +8,8 @@ import {
   startTestServer,
   type TestServer,
 } from "../../test/server.ts";
-import {
-  findClosedPort,
-  startCaptureServer,
-  type CaptureServer,
-} from "../../test/federation/servers.ts";
+import { startCaptureServer, type CaptureServer } from "../../test/federation/servers.ts";
+import { freePort } from "../../../test-kit/free-port.ts";
 import { openSse } from "../../test/sse.ts";
 
 // Outcomes land a moment after the remote answers; PostgreSQL takes longer than SQLite.
@@ -115,7 +112,7 @@ describe("delivery health per host", () => {
 
   it("holds deliveries for a host that does not answer, and delivers them when it is back and resumed", async () => {
     const { send, host, act, token } = await setUp();
-    const port = await findClosedPort();
+    const port = await freePort();
     const { remote, name: actorHost } = await capture({
       inboxUrl: `http://127.0.0.1:${port}/inbox`,
     });

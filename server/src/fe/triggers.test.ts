@@ -8,11 +8,11 @@ import {
   type TestServer,
 } from "../../test/server.ts";
 import {
-  findClosedPort,
   readEvents,
   startCaptureServer,
   type CaptureServer,
 } from "../../test/federation/servers.ts";
+import { freePort } from "../../../test-kit/free-port.ts";
 
 // Outcomes land a moment after the remote answers; PostgreSQL takes longer than SQLite.
 const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 10_000 });
@@ -38,7 +38,7 @@ async function setUp() {
   const badOptions: { status: number } = { status: 500 };
   const ok = await startCaptureServer({ status: 200 });
   const bad = await startCaptureServer(badOptions);
-  const deadInbox = `http://127.0.0.1:${await findClosedPort()}/inbox`;
+  const deadInbox = `http://127.0.0.1:${await freePort()}/inbox`;
   const dead = await startCaptureServer({ inboxUrl: deadInbox });
   remotes.push(ok, bad, dead);
   return { token, other, actor, accountId: account.id, ok, bad, dead, deadInbox, badOptions };

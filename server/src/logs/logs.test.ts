@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { runCli, serveCli } from "../../test/cli-process.ts";
-import { findClosedPort } from "../../test/federation/servers.ts";
+import { runCli, startCorral } from "../../../test-kit/corral-process.ts";
+import { freePort } from "../../../test-kit/free-port.ts";
 import { freshDatabaseUrl } from "../../test/fresh.ts";
 
 // `corral serve` as an operator runs it: the whole output of a run is checked, not a logger.
@@ -15,30 +15,16 @@ async function until(check: () => boolean, what: () => string) {
   }
 }
 
-// A free port and its base URL given: with --port 0 the default base URL would not follow the
-// bound port.
-async function serveArgs(database: string, ...more: string[]) {
-  const port = String(await findClosedPort());
-  const base = ["--base-url", `http://127.0.0.1:${port}`];
-  return ["serve", "--host", "127.0.0.1", "--port", port, ...base, "--database", database, ...more];
-}
-
 describe("logs", () => {
   it("--log-format json: every line parses, one per request and per job, and no token or password appears", async () => {
     const database = freshDatabaseUrl();
     expect(
       runCli(["account", "new", "logger", password, "--admin", "--database", database]).code,
     ).toBe(0);
-    const server = await serveCli(
-      await serveArgs(
-        database,
-        "--log-format",
-        "json",
-        "--log-level",
-        "debug",
-        "--allow-private-addresses",
-      ),
-    );
+    const server = await startCorral({
+      database,
+      args: ["--log-format", "json", "--log-level", "debug"],
+    });
     let token: string | undefined;
     try {
       const signin = await fetch(`${server.url}/fe/signin`, {
@@ -77,18 +63,19 @@ describe("logs", () => {
       });
       expect(trigger.status, await trigger.clone().text()).toBe(202);
       await until(
-        () => server.stderr.includes('"corral.delivery"'),
-        () => `a delivery log line in ${server.stderr}`,
+        () => server.stderr().includes('"corral.delivery"'),
+        () => `a delivery log line in ${server.stderr()}`,
       );
     } finally {
       expect(await server.stop()).toBe(0);
     }
 
-    const everything = server.stdout + server.stderr;
+    const everything = server.stdout() + server.stderr();
     expect(token?.length).toBeGreaterThan(10);
     expect(everything).not.toContain(token!);
     expect(everything).not.toContain(password);
-    const lines = server.stderr
+    const lines = server
+      .stderr()
       .trimEnd()
       .split("\n")
       .map((line) => JSON.parse(line));
@@ -110,15 +97,23 @@ describe("logs", () => {
 
   it("--log-level warning leaves out the request lines; a bad --log-format is one line naming the choices", async () => {
     const database = freshDatabaseUrl();
-    const server = await serveCli(await serveArgs(database, "--log-level", "warning"));
+    const server = await startCorral({
+      database,
+      allowPrivateAddresses: false,
+      args: ["--log-level", "warning"],
+    });
     try {
       expect((await fetch(`${server.url}/fe/account/info`)).status).toBe(401);
     } finally {
       await server.stop();
     }
-    expect(server.stderr).toBe("");
+    expect(server.stderr()).toBe("");
 
-    const refused = runCli(await serveArgs(database, "--log-format", "xml"));
+    const port = String(await freePort());
+    const refused = runCli([
+      ...["serve", "--host", "127.0.0.1", "--port", port, "--base-url", `http://127.0.0.1:${port}`],
+      ...["--database", database, "--log-format", "xml"],
+    ]);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(
       /^corral: invalid configuration: --log-format: must be text or json\n$/,

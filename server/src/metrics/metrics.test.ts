@@ -1,9 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  findClosedPort,
-  startCaptureServer,
-  type CaptureServer,
-} from "../../test/federation/servers.ts";
+import { startCaptureServer, type CaptureServer } from "../../test/federation/servers.ts";
+import { freePort } from "../../../test-kit/free-port.ts";
 import { parsePrometheus } from "../../test/prometheus.ts";
 import {
   addAccount,
@@ -46,7 +43,7 @@ async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Pr
 }
 
 beforeAll(async () => {
-  const closedPort = await findClosedPort();
+  const closedPort = await freePort();
   [a, b, gone, unreachable] = await Promise.all([
     startTestServer({ metrics: true }),
     startTestServer({ metrics: true }),

@@ -4,7 +4,7 @@ import { createRabbitVhost, type RabbitVhost } from "../../../test-peers/rabbitm
 import { createAccount } from "../../src/accounts/index.ts";
 import type { Db } from "../../src/db/db.ts";
 import { openDatabase } from "../../src/db/open.ts";
-import { spawnCorral, type CorralProcess } from "../cluster.ts";
+import { startCorral, type CorralProcess } from "../../../test-kit/corral-process.ts";
 import { createTestDatabase, type TestDatabase } from "../db/postgres-test-database.ts";
 
 // Cattle Drive over AMQP with web×2 + worker on one PostgreSQL, all given --amqp: every request
@@ -36,9 +36,9 @@ beforeAll(async () => {
     ...["--amqp", vhost.url("guest", "guest")],
   ];
   processes = await Promise.all([
-    spawnCorral([...common, "--role", "web"]),
-    spawnCorral([...common, "--role", "web"]),
-    spawnCorral([...common, "--role", "worker"]),
+    startCorral({ port: 0, args: [...common, "--role", "web"] }),
+    startCorral({ port: 0, args: [...common, "--role", "web"] }),
+    startCorral({ port: 0, args: [...common, "--role", "worker"] }),
   ]);
   // A client of alice's, as almabtrieb makes one: its own queue bound to her keys.
   amqp = await connect(vhost.url("guest", "guest"));

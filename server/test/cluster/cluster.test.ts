@@ -1,13 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../../src/db/db.ts";
 import { openDatabase } from "../../src/db/open.ts";
-import {
-  postAll,
-  spawnCorral,
-  startRoundRobinProxy,
-  type CorralProcess,
-  type RoundRobinProxy,
-} from "../cluster.ts";
+import { postAll, startRoundRobinProxy, type RoundRobinProxy } from "../cluster.ts";
+import { startCorral, type CorralProcess } from "../../../test-kit/corral-process.ts";
 import { createTestDatabase, type TestDatabase } from "../db/postgres-test-database.ts";
 import {
   countIncoming,
@@ -16,6 +11,7 @@ import {
   type InboxCast,
 } from "../inbox-traffic.ts";
 import { openSse } from "../sse.ts";
+import { signIn } from "../../../test-kit/sign-in.ts";
 
 // server.md §9 with real processes: two `--role web` and one `--role worker` on one PostgreSQL,
 // behind a round-robin proxy. The full 3,000-activity figure is in `npm run bench` (scale).
@@ -34,10 +30,12 @@ beforeAll(async () => {
   ({ db } = await openDatabase(database.url, { pool: 4 }));
   cast = await createInboxCast(db, proxy.url, 2);
   const common = ["--database", database.url, "--base-url", proxy.url];
-  web = await Promise.all([1, 2].map(() => spawnCorral([...common, "--role", "web"])));
-  worker = await spawnCorral([...common, "--role", "worker"]);
+  web = await Promise.all(
+    [1, 2].map(() => startCorral({ port: 0, args: [...common, "--role", "web"] })),
+  );
+  worker = await startCorral({ port: 0, args: [...common, "--role", "worker"] });
   proxy.backends = web.map((p) => p.url);
-}, 180_000); // processes that start slowly on a loaded machine (cluster.ts)
+}, 180_000); // processes that start slowly on a loaded machine (test-kit/corral-process.ts)
 
 afterAll(async () => {
   await Promise.all([...web, worker].filter(Boolean).map((p) => p.stop()));
@@ -48,16 +46,6 @@ afterAll(async () => {
 
 const direct = (target: CorralProcess, posts: Awaited<ReturnType<typeof signInboxPosts>>) =>
   postAll(posts, [target.url], { concurrency: 4 });
-
-async function signIn(target: string, name: string): Promise<string> {
-  const response = await fetch(`${target}/fe/signin`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ name, password: `${name}-password` }),
-  });
-  expect(response.status).toBe(200);
-  return ((await response.json()) as { token: string }).token;
-}
 
 describe("web×2 + worker on one PostgreSQL", () => {
   it("answers /healthz everywhere, /readyz on web processes, and nothing else on the worker", async () => {

@@ -3,9 +3,10 @@ import { createAccount } from "../../src/accounts/index.ts";
 import { createActor } from "../../src/actors/index.ts";
 import type { Db } from "../../src/db/db.ts";
 import { openDatabase } from "../../src/db/open.ts";
-import { spawnCorral, type CorralProcess } from "../cluster.ts";
+import { startCorral, type CorralProcess } from "../../../test-kit/corral-process.ts";
 import { createTestDatabase, type TestDatabase } from "../db/postgres-test-database.ts";
 import { startSlowSink, type SlowSink } from "../slow-sink.ts";
+import { signIn } from "../../../test-kit/sign-in.ts";
 
 // Issue 15 / server.md §9 with real processes: one `--role web` takes the sends, two
 // `--role worker` deliver them to a loopback sink; one worker is killed -9 mid-way. Its claims
@@ -40,11 +41,11 @@ beforeAll(async () => {
   actorId = actor.actor.id;
   const common = ["--database", database.url, "--base-url", ORIGIN];
   [web, ...workers] = await Promise.all([
-    spawnCorral([...common, "--role", "web"]),
-    spawnCorral([...common, "--role", "worker"]),
-    spawnCorral([...common, "--role", "worker"]),
+    startCorral({ port: 0, args: [...common, "--role", "web"] }),
+    startCorral({ port: 0, args: [...common, "--role", "worker"] }),
+    startCorral({ port: 0, args: [...common, "--role", "worker"] }),
   ]);
-}, 180_000); // processes that start slowly on a loaded machine (cluster.ts)
+}, 180_000); // processes that start slowly on a loaded machine (test-kit/corral-process.ts)
 
 afterAll(async () => {
   await Promise.all([web, ...workers].filter(Boolean).map((p) => p.stop()));
@@ -52,16 +53,6 @@ afterAll(async () => {
   await db?.close();
   await database?.drop();
 });
-
-async function signIn(): Promise<string> {
-  const response = await fetch(`${web.url}/fe/signin`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ name: "k", password: "k-password" }),
-  });
-  expect(response.status).toBe(200);
-  return ((await response.json()) as { token: string }).token;
-}
 
 const count = async (where: string, params: unknown[] = []) =>
   Number((await db.get<{ n: number }>(`SELECT count(*) AS n FROM deliveries ${where}`, params))!.n);
@@ -76,7 +67,7 @@ async function waitFor(what: string, ready: () => boolean | Promise<boolean>, ti
 
 describe("web + worker×2 on one PostgreSQL, delivering to a loopback sink", () => {
   it("delivers all 1,000 within 60 s of a worker's kill -9, re-sending at most what it had in flight", async () => {
-    const token = await signIn();
+    const token = await signIn(web, "k");
     const sends = Array.from({ length: ACTIVITIES }, async (_, k) => {
       const id = `${actorId}/kill/${k}`;
       const data = { id, type: "Create", actor: actorId, to: sink.actorIds };

@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAccount } from "../../src/accounts/index.ts";
 import type { Db } from "../../src/db/db.ts";
 import { openDatabase } from "../../src/db/open.ts";
-import { spawnCorral, type CorralProcess } from "../cluster.ts";
+import { corral, startCorral, type CorralProcess } from "../../../test-kit/corral-process.ts";
 import { createTestDatabase, type TestDatabase } from "../db/postgres-test-database.ts";
-import { corral } from "../serve-process.ts";
+import { signIn } from "../../../test-kit/sign-in.ts";
 
 // Issue 25, item 2, across processes: two `corral serve` on one PostgreSQL. A stream held by one
 // process closes within 2 s when its token ends through the other (sign-out) or through
@@ -20,24 +20,16 @@ beforeAll(async () => {
   const account = await createAccount(db, { name: "sam", password: "sam-password" });
   if (!account.ok) throw new Error(account.error);
   const common = ["--database", database.url, "--base-url", "http://corral.signout"];
-  servers = await Promise.all([1, 2].map(() => spawnCorral([...common, "--role", "web"])));
-}, 180_000); // processes that start slowly on a loaded machine (cluster.ts)
+  servers = await Promise.all(
+    [1, 2].map(() => startCorral({ port: 0, args: [...common, "--role", "web"] })),
+  );
+}, 180_000); // processes that start slowly on a loaded machine (test-kit/corral-process.ts)
 
 afterAll(async () => {
   await Promise.all(servers.map((p) => p.stop()));
   await db?.close();
   await database?.drop();
 });
-
-async function signIn(target: CorralProcess, password = "sam-password"): Promise<string> {
-  const response = await fetch(`${target.url}/fe/signin`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ name: "sam", password }),
-  });
-  expect(response.status).toBe(200);
-  return ((await response.json()) as { token: string }).token;
-}
 
 /** Opens the incoming stream on `target`; `within(ms)` says how it ended, or that it is still open. */
 async function openStream(target: CorralProcess, token: string) {
@@ -71,8 +63,8 @@ async function openStream(target: CorralProcess, token: string) {
 describe("streams end with their token on every process (PostgreSQL)", () => {
   it("sign-out through one process closes the token's stream on the other within 2 s", async () => {
     const [a, b] = servers as [CorralProcess, CorralProcess];
-    const token = await signIn(a);
-    const other = await signIn(a);
+    const token = await signIn(a, "sam");
+    const other = await signIn(a, "sam");
     const stream = await openStream(a, token);
     const kept = await openStream(b, other);
     try {
@@ -95,7 +87,7 @@ describe("streams end with their token on every process (PostgreSQL)", () => {
       ["password", "sam", "sam-password"],
     ]) {
       const streams = await Promise.all(
-        servers.map(async (server) => openStream(server, await signIn(server))),
+        servers.map(async (server) => openStream(server, await signIn(server, "sam"))),
       );
       try {
         corral(database.url, "account", ...command);

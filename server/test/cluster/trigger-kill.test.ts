@@ -3,9 +3,10 @@ import { createAccount } from "../../src/accounts/index.ts";
 import { createActor } from "../../src/actors/index.ts";
 import type { Db } from "../../src/db/db.ts";
 import { openDatabase } from "../../src/db/open.ts";
-import { spawnCorral, type CorralProcess } from "../cluster.ts";
+import { startCorral, type CorralProcess } from "../../../test-kit/corral-process.ts";
 import { createTestDatabase, type TestDatabase } from "../db/postgres-test-database.ts";
 import { startSlowSink, type SlowSink } from "../slow-sink.ts";
+import { signIn } from "../../../test-kit/sign-in.ts";
 
 // Issue 25, item 1, with real processes: web×2 + worker on one PostgreSQL take a burst of 1,000
 // send_message triggers; mid-burst one web process and the worker are killed -9, then both are
@@ -34,11 +35,11 @@ beforeAll(async () => {
   actorId = actor.actor.id;
   common = ["--database", database.url, "--base-url", ORIGIN];
   processes = await Promise.all([
-    spawnCorral([...common, "--role", "web"]),
-    spawnCorral([...common, "--role", "web"]),
-    spawnCorral([...common, "--role", "worker"]),
+    startCorral({ port: 0, args: [...common, "--role", "web"] }),
+    startCorral({ port: 0, args: [...common, "--role", "web"] }),
+    startCorral({ port: 0, args: [...common, "--role", "worker"] }),
   ]);
-}, 180_000); // processes that start slowly on a loaded machine (cluster.ts)
+}, 180_000); // processes that start slowly on a loaded machine (test-kit/corral-process.ts)
 
 afterAll(async () => {
   await Promise.all(processes.map((p) => p.stop()));
@@ -47,20 +48,10 @@ afterAll(async () => {
   await database?.drop();
 });
 
-async function signIn(url: string): Promise<string> {
-  const response = await fetch(`${url}/fe/signin`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ name: "t", password: "t-password" }),
-  });
-  expect(response.status).toBe(200);
-  return ((await response.json()) as { token: string }).token;
-}
-
 describe("web×2 + worker on one PostgreSQL, killed mid-burst of triggers", () => {
   it("delivers every trigger that answered 202 after kill -9 of a web process and the worker", async () => {
     const [web1, web2, worker] = processes as [CorralProcess, CorralProcess, CorralProcess];
-    const token = await signIn(web1.url);
+    const token = await signIn(web1, "t");
     const answered: string[] = [];
     let refused = 0;
     let killed = false;
@@ -101,8 +92,8 @@ describe("web×2 + worker on one PostgreSQL, killed mid-burst of triggers", () =
     processes = [
       web1,
       ...(await Promise.all([
-        spawnCorral([...common, "--role", "web"]),
-        spawnCorral([...common, "--role", "worker"]),
+        startCorral({ port: 0, args: [...common, "--role", "web"] }),
+        startCorral({ port: 0, args: [...common, "--role", "worker"] }),
       ])),
     ];
 

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { checkPrerequisites, thisMachine } from "../../../test-peers/prerequisites.ts";
 import { ensureVenv } from "../../../test-peers/python-venv.ts";
-import { findClosedPort } from "./servers.ts";
+import { freePort } from "../../../test-kit/free-port.ts";
 
 async function failure(promise: Promise<unknown>): Promise<Error> {
   const error = await promise.then(
@@ -43,14 +43,14 @@ describe("the real-peer prerequisites", () => {
 
   it("says to start RabbitMQ when nothing answers on its port", async () => {
     const path = [folderWith("nginx", "rabbitmqctl")];
-    const amqpPort = await findClosedPort();
+    const amqpPort = await freePort();
     const error = await failure(checkPrerequisites({ ...thisMachine(), path, amqpPort }));
     expect(error.message).toContain(`RabbitMQ at 127.0.0.1:${amqpPort}, which is not answering`);
   });
 
   it("names PostgreSQL when it does not answer", async () => {
     const path = [folderWith("nginx", "rabbitmqctl")];
-    const postgresAdminUrl = `postgres://postgres@127.0.0.1:${await findClosedPort()}/test`;
+    const postgresAdminUrl = `postgres://postgres@127.0.0.1:${await freePort()}/test`;
     const error = await failure(checkPrerequisites({ ...thisMachine(), path, postgresAdminUrl }));
     expect(error.message).toMatch(
       /^the real-peer tests need PostgreSQL at postgres:\/\/.*:\d+\/test/,

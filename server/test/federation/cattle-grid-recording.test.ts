@@ -13,14 +13,17 @@ import amqp from "amqplib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startCattleGrid, type CattleGrid } from "../../../test-peers/cattle-grid.ts";
 import { checkPrerequisites, thisMachine } from "../../../test-peers/prerequisites.ts";
-import { serveProcess, type ServerProcess } from "../serve-process.ts";
+import {
+  startCorral as startCorralProcess,
+  type CorralProcess,
+} from "../../../test-kit/corral-process.ts";
 
 const execFileAsync = promisify(execFile);
 const AS = "https://www.w3.org/ns/activitystreams";
 const NOTES = 30;
 
 let cg: CattleGrid;
-let corral: ServerProcess | undefined;
+let corral: CorralProcess | undefined;
 let dir: string;
 let database: string;
 const tokens: Record<string, string> = {};
@@ -197,11 +200,12 @@ async function rabbit(...args: string[]): Promise<string> {
   return stdout;
 }
 
-async function startCorral(amqpUrl = cg.amqpUrl): Promise<ServerProcess> {
-  const started = await serveProcess(
+async function startCorral(amqpUrl = cg.amqpUrl): Promise<CorralProcess> {
+  const started = await startCorralProcess({
     database,
-    ...["--upstream", cg.origin, "--upstream-amqp", amqpUrl],
-  );
+    allowPrivateAddresses: false,
+    args: ["--upstream", cg.origin, "--upstream-amqp", amqpUrl],
+  });
   await waitFor(
     async () => (await fetch(`${started.url}/readyz`)).status === 200,
     "Corral ready (broker connected)",

@@ -1,25 +1,24 @@
 import { verifyRequest } from "@fedify/fedify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
-  addActor,
-  findClosedPort,
+  addAccountWithActor,
   readEvents,
   startCaptureServer,
-  startTestServer,
   waitForEvent,
   type CaptureServer,
-  type TestServer,
 } from "./servers.ts";
+import { startTestServer, type TestServer } from "../server.ts";
+import { freePort } from "../../../test-kit/free-port.ts";
 
 let a: TestServer;
 let b: TestServer;
 let capture: CaptureServer;
-let alice: Awaited<ReturnType<typeof addActor>>;
-let bob: Awaited<ReturnType<typeof addActor>>;
+let alice: Awaited<ReturnType<typeof addAccountWithActor>>;
+let bob: Awaited<ReturnType<typeof addAccountWithActor>>;
 
 beforeAll(async () => {
   [a, b, capture] = await Promise.all([startTestServer(), startTestServer(), startCaptureServer()]);
-  [alice, bob] = await Promise.all([addActor(a), addActor(b)]);
+  [alice, bob] = await Promise.all([addAccountWithActor(a), addAccountWithActor(b)]);
 });
 afterAll(async () => {
   await Promise.all([a?.close(), b?.close(), capture?.close()]);
@@ -93,7 +92,7 @@ describe("send_message", () => {
 
   it("turns a dead inbox into an error event at once, with the reason and the next attempt", async () => {
     const dead = await startCaptureServer({
-      inboxUrl: `http://127.0.0.1:${await findClosedPort()}/inbox`,
+      inboxUrl: `http://127.0.0.1:${await freePort()}/inbox`,
     });
     try {
       const data = {
@@ -183,7 +182,7 @@ describe("private addresses", () => {
   it("refuses delivery and lookup to loopback without --allow-private-addresses, saying why", async () => {
     const closed = await startTestServer({ allowPrivateAddresses: false });
     try {
-      const carol = await addActor(closed);
+      const carol = await addAccountWithActor(closed);
       const data = { type: "Note", id: `${carol.actorId}/notes/private`, to: [capture.actorId] };
       await carol.run("send_message", { data });
       const error = await waitForEvent(closed.services, carol.accountId, "error", (e) =>

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addActor, startTestServer, waitForEvent, type TestServer } from "./servers.ts";
+import { addAccountWithActor, waitForEvent } from "./servers.ts";
+import { startTestServer, type TestServer } from "../server.ts";
 
 let a: TestServer;
 let b: TestServer;
@@ -24,7 +25,7 @@ const following = (server: TestServer, actorId: string) =>
 
 describe("follows", () => {
   it("accepts a Follow at once when autoFollow is on, and both sides record it", async () => {
-    const [alice, bob] = await Promise.all([addActor(a), addActor(b)]);
+    const [alice, bob] = await Promise.all([addAccountWithActor(a), addAccountWithActor(b)]);
     await bob.run("update_actor", { autoFollow: true });
     const follow = {
       "@context": "https://www.w3.org/ns/activitystreams",
@@ -69,7 +70,7 @@ describe("follows", () => {
   });
 
   it("leaves a Follow for the operator without autoFollow; an Accept sent with send_message records it", async () => {
-    const [alice, bob] = await Promise.all([addActor(a), addActor(b)]);
+    const [alice, bob] = await Promise.all([addAccountWithActor(a), addAccountWithActor(b)]);
     const follow = {
       id: `${bob.actorId}/follows/2`,
       type: "Follow",
@@ -122,7 +123,7 @@ describe("follows", () => {
   });
 
   it("a Reject of our Follow removes it from following", async () => {
-    const [alice, bob] = await Promise.all([addActor(a), addActor(b)]);
+    const [alice, bob] = await Promise.all([addAccountWithActor(a), addAccountWithActor(b)]);
     const follow = {
       id: `${bob.actorId}/follows/3`,
       type: "Follow",

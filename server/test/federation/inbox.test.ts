@@ -2,18 +2,19 @@ import { request as httpRequest } from "node:http";
 import { signRequest } from "@fedify/fedify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadSigner } from "../../src/activitypub/local-keys.ts";
-import { addActor, readEvents, startTestServer, waitForEvent, type TestServer } from "./servers.ts";
+import { addAccountWithActor, readEvents, waitForEvent } from "./servers.ts";
+import { startTestServer, type TestServer } from "../server.ts";
 
 // Two real servers; requests signed with real actor keys from one, posted to the other's inbox.
 
 let a: TestServer;
 let b: TestServer;
-let alice: Awaited<ReturnType<typeof addActor>>;
-let bob: Awaited<ReturnType<typeof addActor>>;
+let alice: Awaited<ReturnType<typeof addAccountWithActor>>;
+let bob: Awaited<ReturnType<typeof addAccountWithActor>>;
 
 beforeAll(async () => {
   [a, b] = await Promise.all([startTestServer(), startTestServer()]);
-  [alice, bob] = await Promise.all([addActor(a), addActor(b)]);
+  [alice, bob] = await Promise.all([addAccountWithActor(a), addAccountWithActor(b)]);
   for (const [server, actor] of [
     [a, alice],
     [b, bob],

@@ -1,19 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { lookupUri } from "../../src/lookup/lookup.ts";
-import { addActor, startTestServer, waitForEvent, type TestServer } from "./servers.ts";
+import { addAccountWithActor, waitForEvent } from "./servers.ts";
+import { startTestServer, type TestServer } from "../server.ts";
 
 let a: TestServer;
 let b: TestServer;
-let alice: Awaited<ReturnType<typeof addActor>>;
-let bob: Awaited<ReturnType<typeof addActor>>;
-let eve: Awaited<ReturnType<typeof addActor>>;
+let alice: Awaited<ReturnType<typeof addAccountWithActor>>;
+let bob: Awaited<ReturnType<typeof addAccountWithActor>>;
+let eve: Awaited<ReturnType<typeof addAccountWithActor>>;
 
 beforeAll(async () => {
   [a, b] = await Promise.all([startTestServer(), startTestServer()]);
   [alice, bob, eve] = await Promise.all([
-    addActor(a, { handle: "alice" }),
-    addActor(b, { handle: "bob" }),
-    addActor(b, { handle: "eve" }),
+    addAccountWithActor(a, { handle: "alice" }),
+    addAccountWithActor(b, { handle: "bob" }),
+    addAccountWithActor(b, { handle: "eve" }),
   ]);
 });
 afterAll(async () => {
@@ -216,7 +217,7 @@ describe("lookup", () => {
   it("refuses loopback addresses without --allow-private-addresses", async () => {
     const closed = await startTestServer({ allowPrivateAddresses: false });
     try {
-      const carol = await addActor(closed);
+      const carol = await addAccountWithActor(closed);
       const result = await lookupUri(closed.services, {
         actorId: carol.actorId,
         uri: alice.actorId,

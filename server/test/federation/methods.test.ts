@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listActors, listIdentifiers } from "../../src/actors/index.ts";
-import { addActor, readEvents, startTestServer, waitForEvent, type TestServer } from "./servers.ts";
+import { addAccountWithActor, readEvents, waitForEvent } from "./servers.ts";
+import { startTestServer, type TestServer } from "../server.ts";
 
 let a: TestServer;
 let b: TestServer;
@@ -14,7 +15,7 @@ afterAll(async () => {
 
 /** alice on A, followed by bob on B (through autoFollow). */
 async function followedPair() {
-  const [alice, bob] = await Promise.all([addActor(a), addActor(b)]);
+  const [alice, bob] = await Promise.all([addAccountWithActor(a), addAccountWithActor(b)]);
   await alice.run("update_actor", { autoFollow: true });
   await bob.run("send_message", {
     data: {
@@ -78,7 +79,7 @@ describe("update_actor", () => {
   });
 
   it("reports a bad action on the error stream and changes nothing", async () => {
-    const alice = await addActor(a);
+    const alice = await addAccountWithActor(a);
     await alice.run("update_actor", {
       profile: { name: "Kept?" },
       actions: [{ action: "update_property_value", key: "x" }],
@@ -167,7 +168,7 @@ describe("publish_object and publish_activity", () => {
   });
 
   it("delivers to bcc without revealing it, neither on the Create nor on its object", async () => {
-    const [alice, bob] = await Promise.all([addActor(a), addActor(b)]);
+    const [alice, bob] = await Promise.all([addAccountWithActor(a), addAccountWithActor(b)]);
     await alice.run("publish_object", {
       data: { type: "Note", content: "blind", bcc: [bob.actorId] },
     });
@@ -183,7 +184,7 @@ describe("publish_object and publish_activity", () => {
   });
 
   it("refuses data with an id, an object attributed to someone else, or an activity whose actor is someone else", async () => {
-    const alice = await addActor(a);
+    const alice = await addAccountWithActor(a);
     await alice.run("publish_object", { data: { id: "https://x.example/1", type: "Note" } });
     // cattle_grid's simple_storage refuses it too: the Create would speak for another author.
     await alice.run("publish_object", {

@@ -1,37 +1,19 @@
-// Real Corral servers on loopback for federation tests: each on its own fresh SQLite file, with
-// an account and actors made through the same store functions the API uses.
+// Federation test fixtures on in-process Corral servers (test/server.ts starts them): accounts and
+// actors made through the same store functions the API uses, event waits, a capturing remote.
 
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createAccount } from "../../src/accounts/index.ts";
 import { createActor } from "../../src/actors/index.ts";
 import type { StreamName } from "../../src/fe/wire.ts";
-import { startServer } from "../../src/main.ts";
 import { execute } from "../../src/methods/index.ts";
 import type { Services } from "../../src/services.ts";
-import { freshDatabaseUrl } from "../fresh.ts";
-
-export interface TestServer {
-  url: string;
-  services: Services;
-  close(): Promise<void>;
-}
-
-export async function startTestServer(
-  options: { allowPrivateAddresses?: boolean } = {},
-): Promise<TestServer> {
-  return startServer({
-    port: 0,
-    host: "127.0.0.1",
-    database: freshDatabaseUrl(),
-    allowPrivateAddresses: options.allowPrivateAddresses ?? true,
-  });
-}
+import type { TestServer } from "../server.ts";
 
 let accounts = 0;
 
 /** A new account with one actor on `server`; returns both ids and a way to run methods as it. */
-export async function addActor(server: TestServer, options: { handle?: string } = {}) {
+export async function addAccountWithActor(server: TestServer, options: { handle?: string } = {}) {
   const name = `acct${++accounts}_${process.pid % 1000}`;
   const created = await createAccount(server.services.db, {
     name,
@@ -140,13 +122,4 @@ export async function startCaptureServer(
     requests,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
-}
-
-/** A loopback port with nothing listening on it. */
-export async function findClosedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as AddressInfo).port;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }

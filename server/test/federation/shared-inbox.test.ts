@@ -1,7 +1,8 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addActor, startTestServer, waitForEvent, type TestServer } from "./servers.ts";
+import { addAccountWithActor, waitForEvent } from "./servers.ts";
+import { startTestServer, type TestServer } from "../server.ts";
 
 // One POST per shared inbox (as Mastodon does): recipients on one server that names a shared
 // inbox get one copy there, not one each; a blind (bto/bcc) recipient gets it in its own inbox,
@@ -71,7 +72,7 @@ const note = (actor: string, id: string, audience: Record<string, string[]>) => 
 
 describe("shared inboxes", () => {
   it("sends one POST to a shared inbox for three of its actors, and a blind recipient's copy to its own inbox", async () => {
-    const alice = await addActor(a);
+    const alice = await addAccountWithActor(a);
     const data = note(alice.actorId, `${alice.actorId}/shared/1`, {
       to: [remote.actor(1), remote.actor(2)],
       cc: [remote.actor(3)],
@@ -83,8 +84,8 @@ describe("shared inboxes", () => {
   });
 
   it("gives every addressed actor on a Corral server its copy from one POST to that server's shared inbox", async () => {
-    const alice = await addActor(a);
-    const [bob, carol] = await Promise.all([addActor(b), addActor(b)]);
+    const alice = await addAccountWithActor(a);
+    const [bob, carol] = await Promise.all([addAccountWithActor(b), addAccountWithActor(b)]);
     const id = `${alice.actorId}/shared/2`;
     await alice.run("send_message", {
       data: note(alice.actorId, id, { to: [bob.actorId, carol.actorId] }),

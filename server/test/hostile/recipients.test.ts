@@ -6,7 +6,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freshDatabaseUrl } from "../fresh.ts";
 import { addAccount, addActor, fe, signIn, startTestServer, type TestServer } from "../server.ts";
-import { corral, serveProcess, type ServerProcess } from "../serve-process.ts";
+import { corral, startCorral, type CorralProcess } from "../../../test-kit/corral-process.ts";
 import { watchStream } from "./streams.ts";
 import { settle } from "./streams-settle.ts";
 
@@ -133,13 +133,13 @@ describe("one request cannot grow storage without bound", () => {
 describe("send_message names at most 10,000 recipients", () => {
   // As a separate process: on today's code this request is accepted and runs away (10,001 error
   // events of a 300 KB body each), and a process can be killed outright.
-  let running: ServerProcess | undefined;
+  let running: CorralProcess | undefined;
   afterAll(() => running?.kill());
 
   it("answers 422 for 10,001 recipients and runs nothing", async () => {
     const database = freshDatabaseUrl();
     corral(database, "account", "new", "many", "many-password", "--admin");
-    running = await serveProcess(database);
+    running = await startCorral({ database, allowPrivateAddresses: false });
     const url = running.url;
     const signin = await fetch(`${url}/fe/signin`, {
       method: "POST",

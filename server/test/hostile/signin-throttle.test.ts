@@ -6,16 +6,16 @@
 
 import { afterAll, describe, expect, it } from "vitest";
 import { freshDatabaseUrl } from "../fresh.ts";
-import { corral, serveProcess, type ServerProcess } from "../serve-process.ts";
+import { corral, startCorral, type CorralProcess } from "../../../test-kit/corral-process.ts";
 
-const running: ServerProcess[] = [];
+const running: CorralProcess[] = [];
 afterAll(() => Promise.all(running.map((r) => r.kill())));
 
 async function serveWithAccounts(...flags: string[]) {
   const database = freshDatabaseUrl();
   corral(database, "account", "new", "alice", "alice-password");
   corral(database, "account", "new", "bruno", "bruno-password");
-  const server = await serveProcess(database, ...flags);
+  const server = await startCorral({ database, allowPrivateAddresses: false, args: flags });
   running.push(server);
   return server.url;
 }
@@ -77,14 +77,18 @@ describe("X-Forwarded-For while --trust-proxy is off", () => {
     /X-Forwarded-For.*--trust-proxy is off.*set --trust-proxy \(CORRAL_TRUST_PROXY=1\)/;
 
   /** stderr once the request log shows GET `path` (every earlier line is written by then). */
-  async function stderrAfter(server: ServerProcess, path: string) {
+  async function stderrAfter(server: CorralProcess, path: string) {
     await (await fetch(`${server.url}${path}`)).body?.cancel();
     await expect.poll(() => server.stderr().includes(`GET ${path} `)).toBe(true);
     return server.stderr();
   }
 
   async function serve(...flags: string[]) {
-    const server = await serveProcess(freshDatabaseUrl(), ...flags);
+    const server = await startCorral({
+      database: freshDatabaseUrl(),
+      allowPrivateAddresses: false,
+      args: flags,
+    });
     running.push(server);
     return server;
   }

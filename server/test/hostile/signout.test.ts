@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freshDatabaseUrl } from "../fresh.ts";
 import { addAccount, fe, signIn, startTestServer, type TestServer } from "../server.ts";
-import { corral } from "../serve-process.ts";
+import { corral } from "../../../test-kit/corral-process.ts";
 
 const database = freshDatabaseUrl();
 let server: TestServer;

@@ -1,20 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runDriveCheck } from "../../../test-peers/almabtrieb.ts";
 import { freshDatabaseUrl } from "../fresh.ts";
-import { corral, serveProcess, type ServerProcess } from "../serve-process.ts";
+import { corral, startCorral, type CorralProcess } from "../../../test-kit/corral-process.ts";
 
 // almabtrieb 0.3.0, cattle_grid's own client, against a `corral serve` process over MQTT 5 over
 // WebSocket at /ws, with nothing else running: the same script as against the real cattle_grid
 // (almabtrieb-amqp.test.ts) checks info, create_actor, fetch, send_message between two accounts,
 // the outgoing event, an error with its correlation id and another account's topic refused.
 
-let server: ServerProcess | undefined;
+let server: CorralProcess | undefined;
 
 beforeAll(async () => {
   const database = freshDatabaseUrl();
   corral(database, "account", "new", "alice", "alice-password", "--admin");
   corral(database, "account", "new", "bob", "bob-password", "--admin");
-  server = await serveProcess(database, "--allow-private-addresses");
+  server = await startCorral({ database });
 }, 120_000);
 afterAll(() => server?.kill());
 

@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureVenv } from "../../../test-peers/python-venv.ts";
 import { freshDatabaseUrl } from "../fresh.ts";
-import { corral, serveProcess, type ServerProcess } from "../serve-process.ts";
+import { corral, startCorral, type CorralProcess } from "../../../test-kit/corral-process.ts";
 
 // A schema fuzz of /fe: schemathesis 4.32.5 (PyPI) drives a Corral process with cattle_grid
 // 0.5.22's own OpenAPI document as the oracle, for a bounded time. It checks every answer
@@ -26,7 +26,7 @@ const requirements = fileURLToPath(
   new URL("../../../test-peers/requirements-schemathesis.txt", import.meta.url),
 );
 
-let server: ServerProcess | undefined;
+let server: CorralProcess | undefined;
 let venv = "";
 let token = "";
 const folder = mkdtempSync(join(tmpdir(), "corral-schemathesis-"));
@@ -35,7 +35,10 @@ beforeAll(async () => {
   const database = freshDatabaseUrl();
   corral(database, "account", "new", "fuzz", "fuzz-password", "--admin");
   // No --allow-private-addresses: nothing a fuzzed body names is reachable from here.
-  [server, venv] = await Promise.all([serveProcess(database), ensureVenv(requirements)]);
+  [server, venv] = await Promise.all([
+    startCorral({ database, allowPrivateAddresses: false }),
+    ensureVenv(requirements),
+  ]);
   const signIn = await fetch(`${server.url}/fe/signin`, {
     method: "POST",
     headers: { "Content-Type": "application/json" },

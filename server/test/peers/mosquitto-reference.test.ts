@@ -1,12 +1,12 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import mqtt, { type MqttClient } from "mqtt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findProgram } from "../../../test-peers/programs.ts";
 import { addAccount, startTestServer, type TestServer } from "../server.ts";
+import { freePort } from "../../../test-kit/free-port.ts";
 
 // Mosquitto 2.0 (Debian's), a broker that speaks MQTT 5, as the reference for Corral's own endpoint
 // (docs/adr/0011): a Mosquitto of the test's own with the same accounts and the same confinement
@@ -81,16 +81,6 @@ afterAll(async () => {
     rmSync(mosquitto.dir, { recursive: true, force: true });
   }
 });
-
-function freePort(): Promise<number> {
-  const server = createServer();
-  return new Promise((done) =>
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => done(port));
-    }),
-  );
-}
 
 type Target = "mosquitto" | "corral";
 function connect(target: Target, name: string, password = `${name}-password`) {

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { exportPastureInputs, type PastureInput } from "../../../test-peers/pasture.ts";
 import { startRemoteActor, type RemoteActor } from "../hostile/remote-actor.ts";
-import { addActor, readEvents, startTestServer, type TestServer } from "../federation/servers.ts";
+import { addAccountWithActor, readEvents } from "../federation/servers.ts";
+import { startTestServer, type TestServer } from "../server.ts";
 
 // Every example of bovine's fediverse-pasture-inputs (PyPI: the corpus of real-world object
 // shapes its support tables are made from), as the Create bovine builds for it, signed by a peer
@@ -37,7 +38,7 @@ function localise(activity: Record<string, unknown>, sender: string, recipient: 
 /** Posts the whole corpus, addressed to a new actor of ours, to `inbox` (its own, or shared). */
 async function postCorpus(inbox: (actorId: string) => string) {
   expect(corpus.length).toBeGreaterThan(200); // 262 in fediverse-pasture-inputs 0.3.0
-  const recipient = await addActor(server!);
+  const recipient = await addAccountWithActor(server!);
   const sent = corpus.map((entry) => ({
     name: `${entry.input}[${entry.index}]`,
     body: localise(entry.activity, peer!.actorId, recipient.actorId),

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startVerifyActor, type VerifyActor } from "../../../test-peers/pasture.ts";
 import { freshDatabaseUrl } from "../fresh.ts";
-import { corral, serveProcess, type ServerProcess } from "../serve-process.ts";
+import { corral, startCorral, type CorralProcess } from "../../../test-kit/corral-process.ts";
 import { openSse, type SseConnection } from "../sse.ts";
 
 // bovine's fediverse-pasture 0.2.25 `verify_actor` (PyPI) against an actor of a Corral process:
@@ -11,7 +11,7 @@ import { openSse, type SseConnection } from "../sse.ts";
 // acct). Each verdict is checked on Corral's own incoming stream too, not only in the tool's
 // report (which counts a 400 to a signed POST as a success).
 
-let corralServer: ServerProcess | undefined;
+let corralServer: CorralProcess | undefined;
 let pasture: VerifyActor | undefined;
 let incoming: SseConnection | undefined;
 
@@ -19,10 +19,7 @@ beforeAll(async () => {
   const database = freshDatabaseUrl();
   corral(database, "account", "new", "pasture", "pasture-password", "--admin");
   // The virtualenv is built on first use (≈ 25 s); then both start in ≈ 2 s.
-  [corralServer, pasture] = await Promise.all([
-    serveProcess(database, "--allow-private-addresses"),
-    startVerifyActor(),
-  ]);
+  [corralServer, pasture] = await Promise.all([startCorral({ database }), startVerifyActor()]);
 }, 300_000);
 afterAll(async () => {
   incoming?.close();
