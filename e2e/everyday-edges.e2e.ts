@@ -13,8 +13,8 @@ import {
 } from "./harness/console-ui.ts";
 import { buildActivity, signInApi } from "./harness/fe-api.ts";
 
-// workbench.md "Everywhere": sign-in reasons, signed-out pages, the no-base-URL hint, waiting
-// shown, dark mode, narrow screens.
+// docs/console.md#layout and #sign-in: sign-in reasons, signed-out pages, the no-base-URL hint,
+// waiting shown, dark mode, narrow screens.
 
 async function submitSignIn(page: Page, name: string, password: string) {
   await page.getByRole("textbox", { name: "Name" }).fill(name);

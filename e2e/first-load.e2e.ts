@@ -6,8 +6,8 @@ import { drawerEntry, signIn } from "./harness/console-ui.ts";
 import { signInApi } from "./harness/fe-api.ts";
 import { REPO_ROOT } from "../test-kit/corral-process.ts";
 
-// design.md: the first load stays under 200 KB gzip; screens not needed for the first paint
-// (Info, Sign In) arrive in their own chunks, and waiting for one shows.
+// bench/README.md ("The console's first load"): the first load stays under 200 KB gzip; screens not
+// needed for the first paint (Info, Sign In) arrive in their own chunks, and waiting for one shows.
 
 const DIST = join(REPO_ROOT, "console/dist");
 

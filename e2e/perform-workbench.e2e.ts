@@ -8,7 +8,7 @@ import {
 } from "./harness/console-ui.ts";
 import { signInApi } from "./harness/fe-api.ts";
 
-// spec/workbench.md "Perform": description, "Insert example", Perform disabled with the parser's
+// docs/console.md#perform: description, "Insert example", Perform disabled with the parser's
 // reason, the draft kept, a truthful "Result", and "History" with "Run again" and "Edit".
 
 const triggerPosts = (requests: ReturnType<typeof recordFeRequests>) =>
@@ -80,7 +80,8 @@ test("a refused call shows the server's detail in 'Result' and never the word ac
   await signIn(page, account);
   await openFromDrawer(page, "Perform");
   await chooseOption(page, "Method to perform", "update_actor");
-  // A data field named actor replaces the current actor (console.md: actor plus the data fields).
+  // A data field named actor replaces the current actor (docs/console.md#perform: actor plus the
+  // data fields).
   await page
     .getByRole("textbox", { name: "data" })
     .fill('{"actor": "https://elsewhere.example/actor/x"}');

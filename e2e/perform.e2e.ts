@@ -11,7 +11,7 @@ import {
 } from "./harness/console-ui.ts";
 import { buildCreateNote, signInApi } from "./harness/fe-api.ts";
 
-// console.md §2 "Perform page", §3 perform request, §5 Perform data validation.
+// docs/console.md#perform: the page, its request, and the validation of its data.
 
 const METHODS = [
   "send_message",

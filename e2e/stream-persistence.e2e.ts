@@ -13,7 +13,8 @@ import {
   signInWithTwoActors,
 } from "./harness/stream-events.ts";
 
-// console.md §3 message streams persisted, each under its own key; §7 the stream call's headers.
+// docs/console.md#what-the-browser-keeps: message streams persisted, each under its own key; and
+// the stream call's headers (docs/api.md#streams-and-history).
 
 test("messages are kept across a reload, without being doubled", async ({
   page,

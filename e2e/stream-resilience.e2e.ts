@@ -10,10 +10,10 @@ import {
 } from "./harness/console-ui.ts";
 import { signInApi } from "./harness/fe-api.ts";
 
-// console.md §4 (reconnect after a failure: 5000 ms by default or the server's retry, Last-Event-ID
-// resent) and §8 (non-200 or non-event-stream answers are fatal; unparseable messages ignored).
-// The restart is real; the malformed answers are ones only another server (cattle_grid, a proxy)
-// would give, so those are played to the browser with page.route.
+// docs/console.md#streams (reconnect after a failure: 5000 ms by default or the server's retry,
+// Last-Event-ID resent; non-200 or non-event-stream answers are fatal; unparseable messages
+// ignored). The restart is real; the malformed answers are ones only another server (cattle_grid, a
+// proxy) would give, so those are played to the browser with page.route.
 
 function streamRequests(requests: Request[], type: string): Request[] {
   return requests.filter((request) => request.url().endsWith(`/fe/account/stream/${type}`));

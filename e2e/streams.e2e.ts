@@ -14,7 +14,8 @@ import {
   signInWithTwoActors,
 } from "./harness/stream-events.ts";
 
-// console.md §2 "Stream page" and the drawer badges, §4 stream transitions (grow, reset, filter).
+// docs/console.md#streams: the page and the drawer badges, and its transitions (grow, reset,
+// filter).
 
 test("the drawer badges count each stream's messages as they arrive", async ({
   page,

@@ -1,6 +1,7 @@
 // The real cattle_grid 0.5.22 (PyPI) as a peer for tests: federation tests of the server, the
-// contract suite, browser tests of the console in proxy mode. ../shared/spec/cattle-grid-real.md
-// says how it runs; this module does exactly that. Importable from any Vitest project.
+// contract suite, browser tests of the console in proxy mode.
+// docs/cattle-grid-differences.md#running-the-real-cattle_grid-in-tests says how it runs; this
+// module does exactly that. Importable from any Vitest project.
 //
 //   const cg = await startCattleGrid();      // 10–25 s (plus ≈ 1–2 min once, for its virtualenv:
 //                                            //   give beforeAll a long timeout, e.g. 600_000)

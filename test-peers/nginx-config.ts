@@ -1,4 +1,5 @@
-// nginx in front of cattle_grid, as ../shared/spec/cattle-grid-real.md runs it: cattle_grid's
+// nginx in front of cattle_grid, as the tests run it
+// (docs/cattle-grid-differences.md#running-the-real-cattle_grid-in-tests): cattle_grid's
 // ActivityPub routes live under /ap/, trust two headers that the proxy sets, and have every
 // signature checked through /auth/auth. Everything nginx writes stays in `dir`; it runs in the
 // foreground so that its pid is the child's.

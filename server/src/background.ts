@@ -1,6 +1,7 @@
 // The work a process does beside answering HTTP, in one place: `--role all` and `--role worker`
-// start it, `--role web` does not (server.md §9). main.ts calls startBackgroundWork(); a new
-// kind of background work (the trigger worker) is started and stopped here too.
+// start it, `--role web` does not (docs/operations.md#several-processes-on-one-postgresql). main.ts
+// calls startBackgroundWork(); a new kind of background work (the trigger worker) is started and
+// stopped here too.
 
 import { getLogger } from "@logtape/logtape";
 import { deleteExpiredTokens } from "./accounts/index.ts";

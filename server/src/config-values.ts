@@ -10,7 +10,10 @@ export const port = z.coerce
   .min(0, portMessage)
   .max(65535, portMessage);
 
-/** What a process does: everything, only HTTP, or only background work (server.md §9). */
+/**
+ * What a process does: everything, only HTTP, or only background work
+ * (docs/operations.md#several-processes-on-one-postgresql).
+ */
 export const roles = ["all", "web", "worker"] as const;
 export type Role = (typeof roles)[number];
 export const role = z.enum(roles, { error: "must be all, web or worker" });

@@ -52,7 +52,8 @@ export function TopBar({ onMenu }: { onMenu?: () => void }) {
             <ActorMenu />
           </>
         ) : (
-          // A button, as console.md names it (a screen reader announces it as one), that navigates.
+          // A button, as docs/console.md#layout names it (a screen reader announces it as one),
+          // that navigates.
           <Button color="inherit" onClick={() => void navigate("/signin")} sx={{ flexShrink: 0 }}>
             Sign In
           </Button>

@@ -2,7 +2,10 @@ import { create } from "zustand";
 
 export type ColorMode = "light" | "dark";
 
-/** Its own key: "user-storage" keeps exactly the shape console.md gives it. */
+/**
+ * Its own key: "user-storage" keeps exactly the shape docs/console.md#what-the-browser-keeps gives
+ * it.
+ */
 export const COLOR_MODE_KEY = "corral-color-mode";
 
 type ColorModeState = {

@@ -20,7 +20,7 @@ const host = {
 };
 
 describe("readHostList", () => {
-  it("reads server.md §8's list of hosts as it comes", () => {
+  it("reads the server's list of hosts as it comes", () => {
     expect(readHostList([host])).toEqual([host]);
   });
 

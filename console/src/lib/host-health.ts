@@ -1,4 +1,4 @@
-// The console's view of delivery health, spec/server.md §8 "Delivery health": what
+// The console's view of delivery health, docs/api.md#delivery-health: what
 // `GET /fe/account/hosts` answers. Corral's addition to cattle_grid's API; a real cattle_grid has
 // no such route (404).
 

@@ -1,5 +1,6 @@
-// What the inbox refused (server.md §11, `GET /fe/account/refusals`): Corral's addition to
-// cattle_grid's API; a real cattle_grid has no such route. Failures are values, in words.
+// What the inbox refused (docs/api.md#what-the-inbox-refused, `GET /fe/account/refusals`): Corral's
+// addition to cattle_grid's API; a real cattle_grid has no such route. Failures are values, in
+// words.
 import { callFe } from "./fe-client.ts";
 import { describeFeError } from "./fe-error-detail.ts";
 import { rememberAbsent, routeOffered } from "./server-capabilities.ts";

@@ -2,7 +2,7 @@ import { callFe } from "./fe-client.ts";
 import { describeFeError } from "./fe-error-detail.ts";
 import { readTriggerRecord, type RedeliverRequest, type TriggerRecord } from "./trigger-record.ts";
 
-// Corral's trigger routes (server.md §8) through the one fetch wrapper. Failures are values;
+// Corral's trigger routes (docs/api.md#actor) through the one fetch wrapper. Failures are values;
 // a network failure too, in words.
 
 export type TriggerAnswer =

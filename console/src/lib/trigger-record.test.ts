@@ -33,7 +33,7 @@ const withDelivery = (change: Partial<TriggerRecord["deliveries"][0]>) => ({
 });
 
 describe("trigger record", () => {
-  it("reads the shape of server.md §8", () => {
+  it("reads the shape of a trigger record as the server answers it", () => {
     expect(readTriggerRecord(JSON.parse(JSON.stringify(record)))).toEqual(record);
   });
 

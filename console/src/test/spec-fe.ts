@@ -1,4 +1,4 @@
-// Handlers that answer like the /fe of spec/server.md §2, for one account. Tests start a real
+// Handlers that answer like the /fe of docs/api.md, for one account. Tests start a real
 // server with them (startFeServer) and override single routes where a test needs another answer.
 import type { AccountInfo, ActorDocument } from "../lib/wire-types.ts";
 import type { FeCall, FeRoutes } from "./fe-server.ts";
@@ -35,7 +35,7 @@ export type StreamBacklog = Record<"incoming" | "outgoing" | "error", unknown[]>
 
 /**
  * Spec-like routes; `info` and `streams` are read on each call so a test can change them between
- * calls. Triggers answer as server.md §8 says, recorded in `triggers`.
+ * calls. Triggers answer as docs/api.md#get-feactortriggersid says, recorded in `triggers`.
  */
 export function specRoutes(
   state: { info: AccountInfo; streams?: StreamBacklog; triggers?: TriggerBook } = {

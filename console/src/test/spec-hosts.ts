@@ -1,6 +1,7 @@
-// The §8 delivery-health routes of spec/server.md for component tests: the account's hosts, and
-// stop, resume and retry per host. Tests arrange hosts in `hosts` and read what was asked in
-// `actions`; `answer` overrides the next answers (an outage, a proxy's 404), `gate` holds them.
+// The delivery-health routes of docs/api.md#delivery-health for component tests: the account's
+// hosts, and stop, resume and retry per host. Tests arrange hosts in `hosts` and read what was
+// asked in `actions`; `answer` overrides the next answers (an outage, a proxy's 404), `gate` holds
+// them.
 import type { HostAction, HostHealth } from "../lib/host-health.ts";
 import type { FeAnswer, FeCall, FeRoutes } from "./fe-server.ts";
 
@@ -60,8 +61,8 @@ export function hostRoutes(
   };
 }
 
-// As server.md §8 says: stopped while held; on resume failing while failures remain, else ok;
-// a retry puts the failed deliveries back in the queue.
+// As docs/server.md#delivery says: stopped while held; on resume failing while failures remain,
+// else ok; a retry puts the failed deliveries back in the queue.
 function applyAction(host: HostHealth, action: HostAction): HostHealth {
   switch (action) {
     case "stop":

@@ -1,4 +1,4 @@
-// The §8 trigger routes of spec/server.md for component tests: body checks with FastAPI's 422,
+// The trigger routes of docs/api.md#actor for component tests: body checks with FastAPI's 422,
 // `Corral-Trigger-Id` on a 202, trigger records and redelivery. Tests drive a record through its
 // states with `plan` (one step per poll) or by replacing it in `records`.
 import { TRIGGER_ID_HEADER, type TriggerRecord } from "../lib/trigger-record.ts";
@@ -77,7 +77,10 @@ export function triggerRoutes(
   };
 }
 
-/** A few of the per-method checks the server makes before answering (server.md §8). */
+/**
+ * A few of the per-method checks the server makes before answering
+ * (docs/api.md#post-feactortriggermethod).
+ */
 function checkBody(method: string, body: Record<string, unknown>) {
   const problems: Array<{ loc: Array<string | number>; msg: string; type: string }> = [];
   const needsData = ["send_message", "publish_object", "publish_activity"].includes(method);

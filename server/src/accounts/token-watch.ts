@@ -1,4 +1,4 @@
-// Open event streams end with their token (server.md §8 "Session"): sign-out, `account
+// Open event streams end with their token (docs/api.md#post-fesignout): sign-out, `account
 // revoke-tokens`, `account password`, expiry, a deleted account, in whichever process it happens.
 // A token's end is in the database; each process checks the tokens its streams hold in one
 // query, at once when a token end is announced on the bus (as events are: in-process on SQLite,

@@ -12,11 +12,11 @@ import { signedGet, type FetchResult, type Signer } from "./signing.ts";
 // plain-JSON fetch of the key's document. The key's owner must share the key's origin, so a
 // document cannot claim someone else's key.
 //
-// The fetch is signed (server.md §5): cattle_grid, GoToSocial and Mastodon in secure mode answer
-// an unsigned GET of an actor with 401. It is signed by our instance actor, which we serve to
-// anyone, so a peer that fetches our key back to check the signature never loops. A signed fetch
-// refused with 401 or 403 is tried once unsigned (a peer that cannot reach our instance actor may
-// still serve keys to anyone) before the failure is remembered for 30 s.
+// The fetch is signed (docs/server.md#federation): cattle_grid, GoToSocial and Mastodon in secure
+// mode answer an unsigned GET of an actor with 401. It is signed by our instance actor, which we
+// serve to anyone, so a peer that fetches our key back to check the signature never loops. A signed
+// fetch refused with 401 or 403 is tried once unsigned (a peer that cannot reach our instance actor
+// may still serve keys to anyone) before the failure is remembered for 30 s.
 
 const KEY_TTL_MS = 60 * 60 * 1000;
 const FAILURE_TTL_MS = 30 * 1000;

@@ -23,7 +23,10 @@ export type Signed =
   | { ok: true; owner: string; keyId: string }
   | { ok: false; reason: string; code: SignatureFailure };
 
-/** Why a signature was not accepted, as the inbox's refusal record names it (server.md §11). */
+/**
+ * Why a signature was not accepted, as the inbox's refusal record names it
+ * (docs/server.md#what-the-inbox-refused).
+ */
 export type SignatureFailure =
   "unsigned" | "bad_signature" | "digest_mismatch" | "key_fetch_failed" | "date_skew";
 
@@ -167,7 +170,7 @@ function getKeyCache(services: Services): InboxKeyCache {
   return cache;
 }
 
-/** Key fetches are signed by the instance actor of our first origin (server.md §5). */
+/** Key fetches are signed by the instance actor of our first origin (docs/server.md#federation). */
 function instanceSignerOf(services: Services): () => Promise<Signer | null> {
   return () => {
     const baseUrl = services.config.baseUrls[0];

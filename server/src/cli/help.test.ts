@@ -3,7 +3,8 @@ import { runCli } from "../../../test-kit/corral-process.ts";
 import { expectOneLine } from "../../test/expect-one-line.ts";
 import { backendVersion } from "../version.ts";
 
-// Each option of server.md §1 with its environment variable and default, as the help must say.
+// Each option of docs/operations.md#running-the-server with its environment variable and default,
+// as the help must say.
 const serveOptions = [
   ["--port N", "default: 3000; env: PORT"],
   ["--host H", "default: localhost; env: HOST"],

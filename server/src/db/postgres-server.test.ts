@@ -10,7 +10,8 @@ import {
 import { createTestDatabase, type TestDatabase } from "../../test/db/postgres-test-database.ts";
 
 // The /fe API on PostgreSQL, in-process: real servers, real HTTP, one fresh database per test.
-// Two servers on one database stand for two processes sharing the work (server.md §6).
+// Two servers on one database stand for two processes sharing the work
+// (docs/operations.md#several-processes-on-one-postgresql).
 
 const databases: TestDatabase[] = [];
 const servers: TestServer[] = [];

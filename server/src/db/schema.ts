@@ -105,7 +105,7 @@ const migrations: Migration[] = [
     sql: () => [`ALTER TABLE deliveries ADD COLUMN account_id BIGINT`],
   },
   {
-    // Triggers tell the truth (server.md section 8): every accepted trigger is a row before the
+    // Triggers tell the truth (docs/server.md#triggers): every accepted trigger is a row before the
     // 202; deliveries are kept after they end, with their state, so a trigger's record and the
     // per-host health can say what happened; the due index covers only unfinished rows.
     id: 3,
@@ -164,9 +164,9 @@ const migrations: Migration[] = [
     ],
   },
   {
-    // Untrusted input (server.md §10): failed sign-ins, counted per name and per client address
-    // in the database so that every process sees them; activity ids each inbox actor has taken,
-    // so that a replay adds nothing.
+    // Untrusted input (docs/server.md#untrusted-input): failed sign-ins, counted per name and per
+    // client address in the database so that every process sees them; activity ids each inbox actor
+    // has taken, so that a replay adds nothing.
     id: 4,
     sql: () => [
       `CREATE TABLE signin_failures (
@@ -219,7 +219,7 @@ const migrations: Migration[] = [
     ],
   },
   {
-    // History queries (server.md section 11): what each event is about, kept beside it at append
+    // History queries (docs/server.md#history): what each event is about, kept beside it at append
     // time (events/event-meta.ts) so that filters read no JSON; `kind` is the activity's type,
     // `actors` and `hosts` space-separated with a space at each end. Events stored before this
     // have none and match no such filter. The time index serves since/until and cattle_grid's
@@ -233,10 +233,11 @@ const migrations: Migration[] = [
     ],
   },
   {
-    // What the inbox refused and why (server.md §11), the newest 1,000 per account (account 0:
-    // attributable to no one, shown to admins); and per account, remote host, UTC day and
-    // outcome ('accepted' or a refusal's reason) how many requests and the latest, for a host's
-    // inbound side. Neither references accounts: rows are pruned by count and by age instead.
+    // What the inbox refused and why (docs/server.md#what-the-inbox-refused), the newest 1,000 per
+    // account (account 0: attributable to no one, shown to admins); and per account, remote host,
+    // UTC day and outcome ('accepted' or a refusal's reason) how many requests and the latest, for
+    // a host's inbound side. Neither references accounts: rows are pruned by count and by age
+    // instead.
     id: 8,
     sql: ({ serial }) => [
       `CREATE TABLE inbox_refusals (
@@ -268,10 +269,10 @@ const migrations: Migration[] = [
     ],
   },
   {
-    // One host, both directions (server.md §11): every delivery attempt with its answer's start
-    // (a host's newest 50, a delivery's own), swept with the deliveries; a host's software from
-    // its NodeInfo (read at most daily); why a host's latest failure failed (a host never
-    // reached has no delivery attempt to say it); and the hold of a failing host.
+    // One host, both directions (docs/api.md#get-feaccounthostshost): every delivery attempt with
+    // its answer's start (a host's newest 50, a delivery's own), swept with the deliveries; a
+    // host's software from its NodeInfo (read at most daily); why a host's latest failure failed (a
+    // host never reached has no delivery attempt to say it); and the hold of a failing host.
     id: 9,
     sql: ({ serial }) => [
       `CREATE TABLE delivery_attempts (
@@ -302,8 +303,9 @@ const migrations: Migration[] = [
     ],
   },
   {
-    // Holding a failing host (server.md §11): failed attempts in the current run of failures;
-    // inboxes that answered 410, not tried for later activities until their host answers again.
+    // Holding a failing host (docs/server.md#delivery): failed attempts in the current run of
+    // failures; inboxes that answered 410, not tried for later activities until their host answers
+    // again.
     id: 10,
     sql: () => [
       `ALTER TABLE hosts ADD COLUMN run_failures INTEGER NOT NULL DEFAULT 0`,
@@ -318,7 +320,7 @@ const migrations: Migration[] = [
     ],
   },
   {
-    // History's type filter (server.md §11) reads its matches newest first from this index
+    // History's type filter (docs/server.md#history) reads its matches newest first from this index
     // rather than walking the whole stream for a type it holds few or none of. The substring
     // filters' indexes on PostgreSQL need pg_trgm and are made apart (trigram-indexes.ts).
     id: 11,

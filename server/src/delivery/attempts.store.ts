@@ -1,7 +1,7 @@
 import type { Db } from "../db/db.ts";
 
-// The delivery_attempts table: one row per attempt at a delivery (server.md §11), written in the
-// outcome's transaction; a host's newest and a delivery's own are read back.
+// The delivery_attempts table: one row per attempt at a delivery (docs/server.md#delivery), written
+// in the outcome's transaction; a host's newest and a delivery's own are read back.
 
 export interface AttemptRow {
   deliveryId: number;

@@ -1,6 +1,6 @@
 import type { Db } from "../db/db.ts";
 
-// What waits in the delivery queue for an account's actors (server.md §11, "Backlog").
+// What waits in the delivery queue for an account's actors (docs/server.md#delivery, "Backlog").
 
 export interface BacklogRow {
   host: string;

@@ -4,7 +4,7 @@ import type { Backlog } from "./host-health.ts";
 import { MAX_ATTEMPTS } from "./outcome.ts";
 
 // GET /fe/account/backlog: how much waits to be delivered for the account's actors, how old the
-// oldest is, and the hosts it waits for most (server.md §11).
+// oldest is, and the hosts it waits for most (docs/api.md#get-feaccountbacklog).
 
 const WORST_HOSTS = 10;
 

@@ -1,6 +1,6 @@
-// One remote host's delivery health, as GET /fe/account/hosts lists it (server.md section 8),
-// and its detail (section 11). Imports only import-free files: fe/wire.ts re-exports it, and the
-// console type-checks it.
+// One remote host's delivery health, as GET /fe/account/hosts lists it
+// (docs/api.md#delivery-health), and its detail (docs/api.md#get-feaccounthostshost). Imports only
+// import-free files: fe/wire.ts re-exports it, and the console type-checks it.
 
 export interface HostHealth {
   host: string;
@@ -22,7 +22,7 @@ export interface HostHealth {
   failingSince: string | null;
   /** Corral's addition: why the latest failure failed, in words (a host never reached too). */
   lastError?: string | null;
-  /** The hold of a failing host (server.md §11), or null. */
+  /** The hold of a failing host (docs/server.md#delivery), or null. */
   hold?: HostHold | null;
 }
 
@@ -43,7 +43,10 @@ export interface DeliveryAttempt {
   response: string | null;
 }
 
-/** `GET /fe/account/backlog` (server.md §11): what waits for delivery, for the account's actors. */
+/**
+ * `GET /fe/account/backlog` (docs/api.md#get-feaccountbacklog): what waits for delivery, for the
+ * account's actors.
+ */
 export interface Backlog {
   /** Queued, retrying or stopped, and not being attempted right now. */
   waiting: number;
@@ -55,7 +58,7 @@ export interface Backlog {
   worstHosts: Array<{ host: string; waiting: number; oldestAgeS: number }>;
 }
 
-/** One step of `POST /fe/account/hosts/{host}/check` (server.md §11, "Diagnosis"). */
+/** One step of `POST /fe/account/hosts/{host}/check` (docs/server.md#delivery, "Diagnosis"). */
 export interface HostCheckStep {
   step: "resolve" | "connect" | "nodeinfo" | "webfinger" | "actor" | "inbox";
   ok: boolean;

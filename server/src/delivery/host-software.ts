@@ -5,8 +5,8 @@ import { signedGet } from "../activitypub/signing.ts";
 import { findKnownActorOn } from "./host-check.store.ts";
 import { findHostSoftware, findKnownUrl, saveHostSoftware } from "./attempts.store.ts";
 
-// A remote host's software, from its NodeInfo (server.md §11): read when the host is first
-// looked at and then at most daily; null when it has none or could not be read.
+// A remote host's software, from its NodeInfo (docs/api.md#get-feaccounthostshost): read when the
+// host is first looked at and then at most daily; null when it has none or could not be read.
 
 const DAY_MS = 86_400_000;
 const TIMEOUT_MS = 5_000;

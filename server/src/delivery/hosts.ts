@@ -20,8 +20,8 @@ import { listHostAttempts, type AttemptRow } from "./attempts.store.ts";
 
 export type { HostHealth };
 
-// Delivery health per remote host (server.md section 8): what GET /fe/account/hosts shows, and
-// the operator's stop, resume and "retry now". State: stopped while held; else failing when the
+// Delivery health per remote host (docs/api.md#delivery-health): what GET /fe/account/hosts shows,
+// and the operator's stop, resume and "retry now". State: stopped while held; else failing when the
 // latest attempt failed; else ok.
 
 const FAILED_PER_HOST = 100;

@@ -75,8 +75,9 @@ export async function queueDeliveries(tx: Db, job: DeliveryJob): Promise<void> {
     const host = hostOf(inbox);
     if (!hosts.has(host)) hosts.set(host, await ensureHost(tx, job.accountId, host));
   }
-  // Inboxes that answered 410 are not tried until their host answers again (server.md §11);
-  // only failing hosts can have one, so a healthy send asks nothing more.
+  // Inboxes that answered 410 are not tried until their host answers again
+  // (docs/server.md#delivery); only failing hosts can have one, so a healthy send asks nothing
+  // more.
   const failing = job.inboxes.filter((inbox) => hosts.get(hostOf(inbox))!.failing_since !== null);
   const gone = failing.length > 0 ? await findGoneInboxes(tx, job.accountId, failing) : null;
   for (const inbox of job.inboxes) {

@@ -120,7 +120,7 @@ describe("GET /fe/account/history (cattle_grid's)", () => {
   });
 });
 
-describe("GET /fe/account/events/{stream} (server.md section 11)", () => {
+describe("GET /fe/account/events/{stream} (history beyond the connection)", () => {
   it("pages one stream newest first by before and after, with more", async () => {
     const { token, append } = await setUp();
     for (let n = 1; n <= 7; n++) await append("incoming", incoming(n));

@@ -18,8 +18,8 @@ import type { FeEnv } from "./auth.ts";
 import { sendDetail } from "./errors.ts";
 
 /**
- * GET /account/hosts, GET /account/hosts/{host} (both directions, server.md §11) and POST
- * /account/hosts/{host}/stop|resume|retry.
+ * GET /account/hosts, GET /account/hosts/{host} (both directions, docs/api.md#delivery-health) and
+ * POST /account/hosts/{host}/stop|resume|retry.
  */
 export function createHostRoutes(services: Services) {
   const act = (action: HostAction, status: 202 | 204) => async (c: Context<FeEnv>) => {
@@ -92,8 +92,9 @@ function acceptsNdjson(accept: string | undefined): boolean {
 }
 
 /**
- * The check as NDJSON (server.md §11, "Diagnosis"): `{"running": step}` as a step starts, the
- * step as it completes, and last the whole answer, so a console shows each step when it is known.
+ * The check as NDJSON (docs/api.md#post-feaccounthostshostcheck): `{"running": step}` as a step
+ * starts, the step as it completes, and last the whole answer, so a console shows each step when it
+ * is known.
  */
 function streamCheck(services: Services, accountId: number, host: string): Response {
   const encoder = new TextEncoder();

@@ -92,13 +92,13 @@ export type TriggerRequest = PerformRequest;
 export type TriggerResponse = null;
 export const triggerIdHeader = "Corral-Trigger-Id";
 
-/** Corral's addition: `GET /fe/actor/triggers/{id}` (server.md section 8). */
+/** Corral's addition: `GET /fe/actor/triggers/{id}` (docs/api.md#get-feactortriggersid). */
 export type { TriggerRecord } from "../triggers/trigger-record.ts";
 /** Corral's addition: `POST /fe/actor/triggers/{id}/redeliver` takes this and answers `202 null`. */
 export type RedeliverRequest = { inbox?: string };
 /** Corral's addition: `GET /fe/account/hosts` answers a list of these. */
 export type { HostHealth } from "../delivery/host-health.ts";
-/** Corral's addition: `GET /fe/account/hosts/{host}` (server.md §11). */
+/** Corral's addition: `GET /fe/account/hosts/{host}` (docs/api.md#get-feaccounthostshost). */
 export type { DeliveryAttempt, HostHold };
 /**
  * Corral's addition: `GET /fe/account/hosts/{host}` (docs/api.md), the list entry and both
@@ -112,13 +112,19 @@ export interface HostDetail extends HostHealth {
   /** The newest 50 attempts, newest first. */
   attempts: DeliveryAttempt[];
 }
-/** Corral's addition: `GET /fe/account/backlog` (server.md §11). */
+/** Corral's addition: `GET /fe/account/backlog` (docs/api.md#get-feaccountbacklog). */
 export type { Backlog } from "../delivery/host-health.ts";
-/** Corral's addition: `POST /fe/account/hosts/{host}/check` answers a HostCheck (server.md §11);
- * with `Accept: application/x-ndjson` it streams HostCheckLines, the HostCheck last. */
+/**
+ * Corral's addition: `POST /fe/account/hosts/{host}/check` answers a HostCheck
+ * (docs/api.md#post-feaccounthostshostcheck); with `Accept: application/x-ndjson` it streams
+ * HostCheckLines, the HostCheck last.
+ */
 export type { HostCheck, HostCheckLine, HostCheckStep } from "../delivery/host-health.ts";
 
-/** Corral's addition: `GET /fe/account/refusals` answers a RefusalPage (server.md §11). */
+/**
+ * Corral's addition: `GET /fe/account/refusals` answers a RefusalPage
+ * (docs/api.md#what-the-inbox-refused).
+ */
 export type {
   RefusalEntry,
   RefusalPage,
@@ -146,7 +152,7 @@ export type EventInformation = {
   history_id: string | null;
   /** Corral's addition: the trigger that caused it, or null. */
   trigger_id?: string | null;
-  /** Corral's addition (server.md section 11): the activity's actor in words. */
+  /** Corral's addition (docs/server.md#streams): the activity's actor in words. */
   actor_info?: ActorInfo;
 };
 export type { ActorInfo } from "../activitypub/actor-info-shape.ts";
@@ -182,7 +188,10 @@ export type StreamEvent = EventInformation | ErrorMessage;
  */
 export type EventHistoryResponse = { events: EventInformation[] };
 
-/** Corral's addition (server.md section 11): `GET /fe/account/events/{stream}`. */
+/**
+ * Corral's addition (docs/api.md#get-feaccounteventsincomingoutgoingerrorall): `GET
+ * /fe/account/events/{stream}`.
+ */
 export type HistoryStream = StreamName | "all";
 export const historyStreams = [
   "incoming",

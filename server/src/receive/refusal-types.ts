@@ -1,5 +1,5 @@
-// What the inbox's refusal record looks like on the wire (server.md §11). Without imports:
-// fe/wire.ts re-exports it, and the console type-checks it.
+// What the inbox's refusal record looks like on the wire (docs/api.md#what-the-inbox-refused).
+// Without imports: fe/wire.ts re-exports it, and the console type-checks it.
 
 /** Why a request was refused, as the record and GET /fe/account/refusals name it. */
 export type RefusalReason =
@@ -31,7 +31,7 @@ export const refusalReasons: readonly RefusalReason[] = [
   "throttled",
 ];
 
-/** One entry of GET /fe/account/refusals (server.md §11). */
+/** One entry of GET /fe/account/refusals (docs/api.md#what-the-inbox-refused). */
 export interface RefusalEntry {
   id: number;
   at: string;

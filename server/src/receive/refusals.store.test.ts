@@ -11,8 +11,8 @@ import {
   type RefusalRow,
 } from "./refusals.store.ts";
 
-// The refusal record stays bounded (server.md §11): the newest 1,000 per account, each account
-// trimmed on its own. (On PostgreSQL too: test/db/postgres-suite.config.ts.)
+// The refusal record stays bounded (docs/server.md#what-the-inbox-refused): the newest 1,000 per
+// account, each account trimmed on its own. (On PostgreSQL too: test/db/postgres-suite.config.ts.)
 
 const open: Db[] = [];
 afterAll(() => Promise.all(open.map((db) => db.close())));

@@ -8,8 +8,8 @@ import type { TriggerRecord } from "./trigger-record.ts";
 
 export type { TriggerRecord };
 
-// GET /fe/actor/triggers/{id}, as server.md section 8 shapes it: the trigger's state, one entry
-// per recipient with what its delivery came to, and the events it caused.
+// GET /fe/actor/triggers/{id}, as docs/api.md#get-feactortriggersid describes it: the trigger's
+// state, one entry per recipient with what its delivery came to, and the events it caused.
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 

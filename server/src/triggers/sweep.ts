@@ -8,8 +8,8 @@ import { deleteFinishedTriggers } from "../db/triggers.store.ts";
 
 const log = getLogger(["corral", "trigger"]);
 
-// Storage stays bounded (server.md section 9): triggers and deliveries are kept after they end so
-// their records can be read, for RETENTION_MS; per-day host counts for a week. Swept at the
+// Storage stays bounded (docs/server.md#storage): triggers and deliveries are kept after they end
+// so their records can be read, for RETENTION_MS; per-day host counts for a week. Swept at the
 // worker's start and then hourly.
 
 export const RETENTION_MS = 30 * 86_400_000;

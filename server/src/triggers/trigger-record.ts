@@ -1,4 +1,4 @@
-// The record of one trigger, as GET /fe/actor/triggers/{id} answers it (server.md section 8).
+// The record of one trigger, as GET /fe/actor/triggers/{id} answers it (docs/server.md#triggers).
 // Imports only import-free files: fe/wire.ts re-exports it, and the console type-checks it.
 
 import type { DeliveryAttempt } from "../delivery/host-health.ts";
@@ -24,8 +24,9 @@ export interface TriggerRecord {
     nextAttemptAt: string | null;
     deliveredAt: string | null;
     /**
-     * Corral's addition (server.md §11): each attempt, oldest first, as a host's attempts list
-     * them (`attempts` is their count, as section 8 has it).
+     * Corral's addition (docs/api.md#get-feaccounthostshost): each attempt, oldest first, as a
+     * host's attempts list them (`attempts` is their count, as docs/api.md#get-feactortriggersid
+     * has it).
      */
     attemptLog?: DeliveryAttempt[];
   }>;

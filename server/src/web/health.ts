@@ -3,8 +3,9 @@ import type { BrokerState } from "../broker/connection.ts";
 import type { Db } from "../db/db.ts";
 import { migrationsDone } from "../db/schema.ts";
 
-// For load balancers and orchestrators, unauthenticated (server.md §9): /healthz says the
-// process is alive; /readyz that its database answers and has every migration of this build.
+// For load balancers and orchestrators, unauthenticated (docs/server.md#health-metrics-and-logs):
+// /healthz says the process is alive; /readyz that its database answers and has every migration of
+// this build.
 
 const READY_TIMEOUT_MS = 2000;
 

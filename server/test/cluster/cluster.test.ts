@@ -13,8 +13,9 @@ import {
 import { openSse } from "../sse.ts";
 import { signIn } from "../../../test-kit/sign-in.ts";
 
-// server.md §9 with real processes: two `--role web` and one `--role worker` on one PostgreSQL,
-// behind a round-robin proxy. The full 3,000-activity figure is in `npm run bench` (scale).
+// docs/operations.md#several-processes-on-one-postgresql with real processes: two `--role web` and
+// one `--role worker` on one PostgreSQL, behind a round-robin proxy. The full 3,000-activity figure
+// is in `npm run bench` (scale).
 
 let database: TestDatabase;
 let db: Db;

@@ -8,10 +8,10 @@ import { createTestDatabase, type TestDatabase } from "../db/postgres-test-datab
 import { startSlowSink, type SlowSink } from "../slow-sink.ts";
 import { signIn } from "../../../test-kit/sign-in.ts";
 
-// Issue 15 / server.md §9 with real processes: one `--role web` takes the sends, two
-// `--role worker` deliver them to a loopback sink; one worker is killed -9 mid-way. Its claims
-// pass to the other when their 30 s lease runs out, so everything arrives, and only what it had
-// in flight (at most the queue's concurrency, 64) can arrive twice.
+// Issue 15 / docs/operations.md#several-processes-on-one-postgresql with real processes: one
+// `--role web` takes the sends, two `--role worker` deliver them to a loopback sink; one worker is
+// killed -9 mid-way. Its claims pass to the other when their 30 s lease runs out, so everything
+// arrives, and only what it had in flight (at most the queue's concurrency, 64) can arrive twice.
 
 const ORIGIN = "http://corral.kill";
 const SINKS = 50;

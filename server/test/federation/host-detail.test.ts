@@ -1,4 +1,4 @@
-// Issue 28 item 2 (server.md §11, "One host, both directions"): GET /fe/account/hosts/{host}
+// Issue 28 item 2 (docs/api.md#get-feaccounthostshost): GET /fe/account/hosts/{host}
 // tells a host's software, what it sent us (accepted and refused), what we sent it, and every
 // attempt with the start of its answer; a trigger's deliveries list their attempts; a host never
 // reached is on GET /fe/account/hosts, failing, with the reason in words.

@@ -1,7 +1,7 @@
 // Issue 16, finding 4: JSON nested 100,000 levels deep made lookup and a correctly signed inbox
-// POST answer 500, and send_message fail silently. Rule (server.md §10): JSON nested deeper than
-// 256 levels is refused with a clear 4xx (inbox 400, /fe 422) or, for a looked-up document,
-// `200 {"raw": null, "error": "…nested too deeply…"}`; never a 500.
+// POST answer 500, and send_message fail silently. Rule (docs/server.md#untrusted-input): JSON
+// nested deeper than 256 levels is refused with a clear 4xx (inbox 400, /fe 422) or, for a
+// looked-up document, `200 {"raw": null, "error": "…nested too deeply…"}`; never a 500.
 
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -57,7 +57,7 @@ const methodName = fc.oneof(
   word,
 );
 
-/** Every /fe route of console.md and server.md §8, with hostile path segments. */
+/** Every /fe route of docs/api.md, with hostile path segments. */
 export const route = fc.oneof(
   fc.constantFrom("/signin", "/signout", "/account/info", "/account/create", "/actor/lookup"),
   fc.constantFrom("/account/hosts", "/actor/lookup?timeout=0", "/actor/lookup?timeout=x"),

@@ -1,7 +1,7 @@
 // Issue 16, finding 3: delivery between actors of the same server skipped signatures and trusted
-// `data.actor`. Rule (server.md §10): an activity whose `actor` is not the sending actor is
-// refused for local recipients as a remote inbox would refuse it (an error event says why), and
-// nothing is recorded from it.
+// `data.actor`. Rule (docs/server.md#untrusted-input): an activity whose `actor` is not the sending
+// actor is refused for local recipients as a remote inbox would refuse it (an error event says
+// why), and nothing is recorded from it.
 
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -61,7 +61,10 @@ async function fence() {
   await y.incoming.next((e) => e.data.raw.id === id);
 }
 
-/** An error event's lines (cattle_grid's ErrorMessage: `message`, server.md §3), as one string. */
+/**
+ * An error event's lines (cattle_grid's ErrorMessage: `message`, docs/server.md#streams), as one
+ * string.
+ */
 function reasonOf(error: Record<string, unknown>): string {
   const message = error.message ?? (error.data as { message?: unknown } | undefined)?.message;
   return Array.isArray(message) ? message.join(" ") : String(message);

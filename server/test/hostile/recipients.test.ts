@@ -1,6 +1,6 @@
 // Issue 16, finding 1: one send_message naming many refused targets wrote one error event per
-// target, each carrying the whole body. Rule (server.md §10): one request cannot grow storage
-// without bound.
+// target, each carrying the whole body. Rule (docs/server.md#untrusted-input): one request cannot
+// grow storage without bound.
 
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -1,6 +1,7 @@
 // Issue 16, finding 5: the same signed inbox request sent twice was accepted twice and shown
-// twice. Rule (server.md §10): the inbox accepts each activity id once per receiving actor; a
-// replayed request (same signed bytes, or same activity id) answers 202 and adds nothing.
+// twice. Rule (docs/server.md#untrusted-input): the inbox accepts each activity id once per
+// receiving actor; a replayed request (same signed bytes, or same activity id) answers 202 and adds
+// nothing.
 
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

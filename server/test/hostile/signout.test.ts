@@ -1,8 +1,8 @@
 // Issue 16, finding 7: there was no way to end a token (no sign-out route; tokens live 30 days),
-// and a stream opened before `account revoke-tokens` stayed open. Rule (server.md §8 "Session"):
-// `POST /fe/signout` ends the caller's token (204); streams opened with a token close when it
-// ends (sign-out, `account revoke-tokens`, …). Issue 25: within 2 s, not at the next keep-alive
-// (15 s, the default here).
+// and a stream opened before `account revoke-tokens` stayed open. Rule
+// (docs/api.md#post-fesignout): `POST /fe/signout` ends the caller's token (204); streams opened
+// with a token close when it ends (sign-out, `account revoke-tokens`, …). Issue 25: within 2 s, not
+// at the next keep-alive (15 s, the default here).
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freshDatabaseUrl } from "../fresh.ts";

@@ -75,8 +75,8 @@ function corralOracle(cattleGrid: Json, corralUrl: string): Json {
   const schemas = oracle.components.schemas;
 
   // Its document takes any string as history's start_from, and cattle_grid answers 500 for
-  // one that is no UUID; Corral answers 422 there (server.md §2): the oracle says uuid, or
-  // empty (none, as cattle_grid reads it).
+  // one that is no UUID; Corral answers 422 there (docs/api.md#conventions): the oracle says uuid,
+  // or empty (none, as cattle_grid reads it).
   for (const parameter of paths["/fe/account/history"].get.parameters) {
     if (parameter.name === "start_from")
       parameter.schema = {
@@ -89,7 +89,7 @@ function corralOracle(cattleGrid: Json, corralUrl: string): Json {
   }
 
   // cattle_grid answers 401 to a wrong name or password too; its document leaves it out. 429 is
-  // Corral's sign-in throttling (server.md §2).
+  // Corral's sign-in throttling (docs/server.md#untrusted-input).
   Object.assign(paths["/fe/signin"].post.responses, { 401: detail, 429: detail });
 
   // Actors are made only on this server's base URLs (cattle_grid takes any baseUrl, even a

@@ -1,7 +1,10 @@
 import { Link, Typography } from "@mui/material";
 import { Link as RouterLink } from "react-router";
 
-/** What a page that needs an account shows while signed out: console.md's words, and the way in. */
+/**
+ * What a page that needs an account shows while signed out: the words of docs/console.md#layout,
+ * and the way in.
+ */
 export function SignedOutNotice() {
   return (
     <>

@@ -18,8 +18,8 @@ export function formatAge(seconds: number): string {
 }
 
 /**
- * What waits for delivery (server.md §11 `GET /fe/account/backlog`), asked again each time the
- * host list is read (`round`); nothing shows on a server without the route.
+ * What waits for delivery (`GET /fe/account/backlog`, docs/api.md#get-feaccountbacklog), asked
+ * again each time the host list is read (`round`); nothing shows on a server without the route.
  */
 export function BacklogPanel({ round }: { round: number }) {
   const [backlog, setBacklog] = useState<Backlog | null>(null);

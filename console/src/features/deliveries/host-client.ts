@@ -4,8 +4,8 @@ import { readHostList, type HostAction, type HostHealth } from "../../lib/host-h
 import { rememberAbsent, routeOffered } from "../../lib/server-capabilities.ts";
 import type { Backlog, HostCheck, HostCheckLine, HostDetail } from "../../lib/wire-types.ts";
 
-// Corral's delivery-health routes (server.md §8) through the one fetch wrapper. Failures are
-// values; a network failure too, in words.
+// Corral's delivery-health routes (docs/api.md#delivery-health) through the one fetch wrapper.
+// Failures are values; a network failure too, in words.
 
 export type HostListAnswer =
   | { ok: true; hosts: HostHealth[] }
@@ -60,7 +60,10 @@ function unreachable(failure: unknown): string {
 export type HostDetailAnswer =
   { ok: true; detail: HostDetail } | { ok: false; unsupported: boolean; reason: string };
 
-/** `GET /fe/account/hosts/{host}` (server.md §11): both directions, hold, newest attempts. */
+/**
+ * `GET /fe/account/hosts/{host}` (docs/api.md#get-feaccounthostshost): both directions, hold,
+ * newest attempts.
+ */
 export async function fetchHostDetail(
   host: string,
   signal?: AbortSignal,

@@ -108,7 +108,10 @@ function HistorySource({ corralProxy }: { corralProxy: unknown }) {
   );
 }
 
-/** Without a base URL the create-actor panel is absent (console.md); say why, and the remedy. */
+/**
+ * Without a base URL the create-actor panel is absent (docs/console.md#info); say why, and the
+ * remedy.
+ */
 function NoBaseUrlHint() {
   return (
     <Alert severity="info" sx={{ mb: 3 }}>

@@ -3,7 +3,10 @@ import type { MethodInformation } from "../../lib/wire-types.ts";
 const AS_CONTEXT = "https://www.w3.org/ns/activitystreams";
 const PUBLIC = "https://www.w3.org/ns/activitystreams#Public";
 
-/** server.md §8: entries may carry `example`, a body without `actor` that passes the schema. */
+/**
+ * docs/api.md#get-feaccountinfo: entries may carry `example`, a body without `actor` that passes
+ * the schema.
+ */
 function serverExample(info: MethodInformation | undefined): Record<string, unknown> | null {
   const example = (info as { example?: unknown } | undefined)?.example;
   return typeof example === "object" && example !== null && !Array.isArray(example)

@@ -91,7 +91,7 @@ async function send(method: string, body: TriggerRequest): Promise<PerformOutcom
       body,
       readHeaders: [TRIGGER_ID_HEADER],
     });
-    // console.md: the answer is logged, its shape not shown.
+    // The answer goes to the browser's console; the page does not show its shape.
     console.log(`perform ${method}`, result.status, result.data);
     if (!result.ok && result.status === 0) {
       return { kind: "unreachable", reason: readErrorDetail(result.data).detail };

@@ -35,7 +35,8 @@ let fe: FeServer;
 beforeAll(async () => {
   fe = await startFeServer({
     ...specRoutes(state),
-    // As server.md §11: newest first, filtered by host (key's or actor's) and reason, paged by id.
+    // As docs/api.md#what-the-inbox-refused says: newest first, filtered by host (key's or actor's)
+    // and reason, paged by id.
     "GET /account/refusals": ({ query }) => {
       const host = query.get("host");
       const reason = query.get("reason");

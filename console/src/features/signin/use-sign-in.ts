@@ -14,8 +14,8 @@ export type SignInState = {
 
 /**
  * Signs in and goes to "/". Any answer without a token is logged with console.log as exactly
- * "token is undefined" (console.md); a refusal (wrong password, 422, 429) also shows the server's
- * reason, so a person knows whether to retype or to wait.
+ * "token is undefined" (docs/console.md#sign-in); a refusal (wrong password, 422, 429) also shows
+ * the server's reason, so a person knows whether to retype or to wait.
  */
 export function useSignIn(): SignInState {
   const setToken = useUserStore((state) => state.setToken);

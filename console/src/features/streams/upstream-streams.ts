@@ -2,8 +2,8 @@
 // there: its streams carry no ids, so its history (upstream-fill.ts) fills a new browser's pages
 // and what a reconnect missed; and where it has the `combined` stream (incoming and outgoing in
 // one, each event with its `event_type` and a `history_id`), Incoming and Outgoing read that one
-// connection. Corral's own server keeps its three streams, which resume by their ids (server.md
-// section 3).
+// connection. Corral's own server keeps its three streams, which resume by their ids
+// (docs/server.md#streams).
 import { openEventStream, type EventStreamHandle } from "../../lib/streams/event-stream.ts";
 import { getFeBaseUrl } from "../../lib/fe-client.ts";
 import type { Backend } from "../../lib/server-capabilities.ts";
@@ -35,7 +35,7 @@ export function openUpstreamStreams(
 const COMBINED_TYPES = ["incoming", "outgoing"] as const;
 type CombinedType = (typeof COMBINED_TYPES)[number];
 
-/** Servers known to have the `combined` stream (spec/cattle-grid-real.md). */
+/** Servers known to have the `combined` stream (docs/console.md#in-front-of-cattle_grid). */
 function offersCombined(backend: Backend): boolean {
   return backend.name === "cattle_grid";
 }

@@ -1,6 +1,6 @@
 // IndexedDB storage for stream messages: one row per message keyed by [stream, seq], so adding a
 // message appends rows instead of rewriting a whole list (localStorage's ~5 MB and whole-value
-// writes cannot hold thousands of messages; see design.md "Performance built in from the start").
+// writes cannot hold thousands of messages; see bench/README.md).
 
 export type StoredRow = {
   stream: string;

@@ -1,9 +1,10 @@
 // cattle_grid's own history (`GET /fe/account/history` → `{events: [...]}`, its 10 newest, newest
-// first; spec/cattle-grid-real.md): what a stream without event ids can get back of what it
-// missed. Events carry `event_type` (which stream) and `history_id`: a uuid on the `combined`
-// stream, but null in the history and on the other streams (seen on 0.5.22), so it cannot match
-// one copy of an event with another. An event is recognised by its activity's id, else by its
-// whole content less its history_id: the same event, from the history or live, is shown once.
+// first; docs/console.md#in-front-of-cattle_grid): what a stream without event ids can get back of
+// what it missed. Events carry `event_type` (which stream) and `history_id`: a uuid on the
+// `combined` stream, but null in the history and on the other streams (seen on 0.5.22), so it
+// cannot match one copy of an event with another. An event is recognised by its activity's id, else
+// by its whole content less its history_id: the same event, from the history or live, is shown
+// once.
 import { callFe } from "../fe-client.ts";
 import { rememberAbsent, routeOffered } from "../server-capabilities.ts";
 import { isStreamType, type StreamType } from "./stream-store.ts";
