@@ -1,6 +1,5 @@
 import { lazy, Suspense, useState } from "react";
 import { Alert, LinearProgress, Typography } from "@mui/material";
-import { JsonTree } from "../../components/json-tree/index.ts";
 import { SignedOutNotice } from "../../components/signed-out/index.ts";
 import type { FeError } from "../../lib/fe-client.ts";
 import { readRecordedHistory } from "../../lib/server-capabilities.ts";
@@ -15,6 +14,11 @@ import { UnservedActors } from "./unserved-actors.tsx";
 // The chart, its data and uPlot, and Cattle Drive's doors and clients arrive in their own chunk,
 // after the page itself.
 const InfoPanels = lazy(() => import("./info-panels.tsx"));
+// The account's JSON tree too: it and its virtualised rows (about 10 KB gzip) come with the
+// screens that show documents, and the first load stays within its budget (e2e/first-load).
+const JsonTree = lazy(() =>
+  import("../../components/json-tree/index.ts").then((module) => ({ default: module.JsonTree })),
+);
 // The modal of Create Actor too: its chunk loads from the click on, while the server works.
 const CreatedActorDialog = lazy(() =>
   import("./created-actor-dialog.tsx").then((module) => ({ default: module.CreatedActorDialog })),
@@ -81,7 +85,11 @@ export function InfoPage() {
           <InfoPanels accountName={info.accountName} />
         </Suspense>
       </ActivityBoundary>
-      <JsonTree data={info} />
+      <Suspense
+        fallback={<LinearProgress aria-label="Loading the account's JSON" sx={{ mt: 1 }} />}
+      >
+        <JsonTree data={info} />
+      </Suspense>
     </>
   );
 }
