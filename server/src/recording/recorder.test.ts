@@ -20,7 +20,6 @@ import { startRecorder, type Recorder } from "./recorder.ts";
 
 const execFileAsync = promisify(execFile);
 let rabbitmqctl: string;
-let amqpUrl: string;
 let refusingUrl: string;
 const vhosts: string[] = [];
 const postgresDatabases: TestDatabase[] = [];
@@ -36,7 +35,7 @@ async function freshVhost(): Promise<string> {
 
 beforeAll(async () => {
   ({ rabbitmqctl } = await checkPrerequisites(thisMachine()));
-  [amqpUrl, refusingUrl] = await Promise.all([freshVhost(), freshVhost()]);
+  refusingUrl = await freshVhost();
 }, 120_000);
 
 afterAll(async () => {
@@ -73,10 +72,15 @@ describe.each(Object.keys(dialects) as (keyof typeof dialects)[])("recorder on %
   let opened: OpenDatabase;
   let recorder: Recorder;
 
+  let url: string;
+
   beforeAll(async () => {
     opened = await openDatabase(await dialects[dialect]());
     const events = createEventLog(opened.db, createMemoryBus(), { cap: 5 });
-    recorder = startRecorder({ url: amqpUrl, db: opened.db, events });
+    // A vhost per database: the queue's name is fixed, and what one block leaves in it must not
+    // reach the other's recorder.
+    url = await freshVhost();
+    recorder = startRecorder({ url, db: opened.db, events });
     await recorder.whenConnected();
   }, 60_000);
 
@@ -86,7 +90,7 @@ describe.each(Object.keys(dialects) as (keyof typeof dialects)[])("recorder on %
   });
 
   it("stores each account's events in its streams once, keeps the retention, drops what is no event", async () => {
-    const connection = await amqp.connect(amqpUrl);
+    const connection = await amqp.connect(url);
     const channel = await connection.createConfirmChannel();
     const publish = (key: string, body: unknown, messageId?: string) =>
       channel.publish("amq.topic", key, Buffer.from(JSON.stringify(body)), { messageId });
@@ -110,8 +114,13 @@ describe.each(Object.keys(dialects) as (keyof typeof dialects)[])("recorder on %
 
     await expect.poll(() => recorder.status().recorded, { timeout: 30_000 }).toBe(15);
     await expect.poll(() => recorder.status().dropped, { timeout: 30_000 }).toBe(1);
-    const ann = (await findAccountByName(opened.db, `ann_${dialect}`))!;
-    const ben = (await findAccountByName(opened.db, `ben_${dialect}`))!;
+    const account = async (name: string) => {
+      const found = await findAccountByName(opened.db, name);
+      expect(found, `the account ${name}, made by the recorder`).toBeDefined();
+      return found!;
+    };
+    const ann = await account(`ann_${dialect}`);
+    const ben = await account(`ben_${dialect}`);
     const page = (id: number) => readHistory(opened.db, id, streamNames, { limit: 500 }, {});
     const annEvents = (await page(ann.id)).events;
     expect(annEvents.map((e) => e.stream).sort()).toEqual(["error", "incoming", "outgoing"]);
