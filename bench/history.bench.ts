@@ -1,4 +1,4 @@
-// History queries (docs/server.md#history, issue 27): with 10,000 retained events in each of an
+// History queries (docs/server-guide.md#history, issue 27): with 10,000 retained events in each of an
 // account's streams (and another account's beside them), every kind of GET
 // /fe/account/events/{stream} and GET /fe/account/history must answer in under 200 ms, on SQLite
 // and on PostgreSQL. A real in-process server answers over HTTP; the events are stored through

@@ -10,7 +10,7 @@ import {
 } from "./harness/console-ui.ts";
 import { signInApi } from "./harness/fe-api.ts";
 
-// docs/console.md#layout, signed in: the Open menu, its check mark, switching the current actor.
+// docs/console-guide.md#layout, signed in: the Open menu, its check mark, switching the current actor.
 
 /** An actor's entry in the Open menu (a menuitem, or a menuitemradio carrying its check state). */
 function actorItem(menu: Locator, name: string): Locator {

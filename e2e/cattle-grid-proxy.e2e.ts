@@ -23,7 +23,7 @@ import { buildCreateNote, signInApi, type FeApi } from "./harness/fe-api.ts";
 
 // Issue 26: the console in proxy mode (`corral serve --upstream`) in front of the real
 // cattle_grid 0.5.22 behind its nginx, in Chromium, with real deliveries between two of its
-// accounts: what docs/console.md asks of the seed, against the server operators run.
+// accounts: what docs/console-guide.md asks of the seed, against the server operators run.
 
 let cattleGrid: CattleGrid;
 let proxy: Corral;

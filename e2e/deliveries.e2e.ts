@@ -3,7 +3,7 @@ import { squeezedTexts } from "./harness/squeezed-text.ts";
 import { expect, test } from "./harness/fixtures.ts";
 import { drawerEntry, signIn, topBar } from "./harness/console-ui.ts";
 
-// docs/console.md#deliveries, for answers the real server cannot be brought to give in a test (a
+// docs/console-guide.md#deliveries, for answers the real server cannot be brought to give in a test (a
 // cattle_grid without the route, a week of failures on a long host name), played with
 // page.route. The page against the real server and real remotes: deliveries-real.e2e.ts.
 

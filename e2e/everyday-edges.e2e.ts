@@ -13,7 +13,7 @@ import {
 } from "./harness/console-ui.ts";
 import { buildActivity, signInApi } from "./harness/fe-api.ts";
 
-// docs/console.md#layout and #sign-in: sign-in reasons, signed-out pages, the no-base-URL hint,
+// docs/console-guide.md#layout and #sign-in: sign-in reasons, signed-out pages, the no-base-URL hint,
 // waiting shown, dark mode, narrow screens.
 
 async function submitSignIn(page: Page, name: string, password: string) {

@@ -11,7 +11,7 @@ import {
 import { startCorral, type Corral } from "./harness/corral-server.ts";
 import { signInApi } from "./harness/fe-api.ts";
 
-// docs/console.md#info: the page, the actor creation request, handle trimming, the modal's width.
+// docs/console-guide.md#info: the page, the actor creation request, handle trimming, the modal's width.
 
 test("without a token the Info page says Please login", async ({ page }) => {
   await page.goto("/");
@@ -97,7 +97,7 @@ test("hides the create-actor panel when the info lists no base URL", async ({ pa
   await page.getByText(`"${account.name}"`).first().waitFor();
   expect(await page.getByRole("button", { name: "Create Actor" }).count()).toBe(0);
   expect(await page.getByRole("combobox", { name: "Base Url" }).count()).toBe(0);
-  // And it says why (docs/console.md#info).
+  // And it says why (docs/console-guide.md#info).
   await page.getByText(/This account cannot create actors/).waitFor();
 });
 

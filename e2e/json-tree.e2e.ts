@@ -5,7 +5,7 @@ import { buildCreateNote, signInApi } from "./harness/fe-api.ts";
 import type { Account } from "./harness/fixtures.ts";
 import type { Corral } from "./harness/corral-server.ts";
 
-// docs/console.md#json-trees: everywhere, navigation only for absolute URLs, groups of 100.
+// docs/console-guide.md#json-trees: everywhere, navigation only for absolute URLs, groups of 100.
 // The trees here show real documents: an actor looked up on the server.
 
 async function lookUpNewActor(page: Page, corral: Corral, account: Account, handle: string) {

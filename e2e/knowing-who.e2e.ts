@@ -10,7 +10,7 @@ import {
 } from "./harness/console-ui.ts";
 import { buildCreateNote, signInApi } from "./harness/fe-api.ts";
 
-// Knowing who you are and what you do (docs/console.md#layout, #perform, #info), and the summary
+// Knowing who you are and what you do (docs/console-guide.md#layout, #perform, #info), and the summary
 // line's names (issue 25 items 7, 11, 12, 15), against the real server.
 
 const host = (url: string) => new URL(url).host;

@@ -10,7 +10,7 @@ import {
 } from "./harness/console-ui.ts";
 import { signInApi } from "./harness/fe-api.ts";
 
-// docs/console.md#layout: the drawer, the top bar and what each shows signed out and signed in.
+// docs/console-guide.md#layout: the drawer, the top bar and what each shows signed out and signed in.
 
 test("signed out, the top bar offers a Sign In button that goes to /signin", async ({ page }) => {
   await page.goto("/");
@@ -95,7 +95,7 @@ test("a stream page without a stream type says You should not be here", async ({
   await page.getByText("You should not be here").waitFor();
 });
 
-// 'Something went wrong' (docs/console.md#layout) is not reachable from outside: a stored
+// 'Something went wrong' (docs/console-guide.md#layout) is not reachable from outside: a stored
 // state of the wrong shape is discarded (below) and every JSON value renders. The console's own
 // error-boundary.test.tsx proves the fallback; README.md says so in the rule table.
 test("a persisted user state it cannot read starts signed out instead of breaking the page", async ({

@@ -9,7 +9,7 @@ import {
 } from "./harness/document-server.ts";
 import { signInApi } from "./harness/fe-api.ts";
 
-// docs/console.md#lookup and #json-trees: the real server looks documents up, some of them on a
+// docs/console-guide.md#lookup and #json-trees: the real server looks documents up, some of them on a
 // remote stand-in (harness/document-server.ts) that answers when the test lets it.
 
 let remote: DocumentServer;
@@ -192,7 +192,7 @@ test("a document nested 3,000 levels deep: the server refuses it with the reason
   await api.createActor("diver");
   remote.serve("/deep", nestedDocumentText(3_000));
   await signIn(page, account);
-  // docs/server.md#untrusted-input: a looked-up document deeper than 256 levels is refused, with
+  // docs/server-guide.md#untrusted-input: a looked-up document deeper than 256 levels is refused, with
   // the reason.
   await page.goto(`/lookup?uri=${encodeURIComponent(`${remote.url}/deep`)}`);
   await page

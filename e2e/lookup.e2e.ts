@@ -2,7 +2,7 @@ import { expect, test } from "./harness/fixtures.ts";
 import { eventually, recordFeRequests, signIn, userLookups } from "./harness/console-ui.ts";
 import { signInApi } from "./harness/fe-api.ts";
 
-// docs/console.md#lookup: the page and its lookup request.
+// docs/console-guide.md#lookup: the page and its lookup request.
 
 test("the Lookup page shows Loading... until a current actor exists", async ({ page, account }) => {
   await signIn(page, account);

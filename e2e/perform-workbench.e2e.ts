@@ -8,7 +8,7 @@ import {
 } from "./harness/console-ui.ts";
 import { signInApi } from "./harness/fe-api.ts";
 
-// docs/console.md#perform: description, "Insert example", Perform disabled with the parser's
+// docs/console-guide.md#perform: description, "Insert example", Perform disabled with the parser's
 // reason, the draft kept, a truthful "Result", and "History" with "Run again" and "Edit".
 
 const triggerPosts = (requests: ReturnType<typeof recordFeRequests>) =>
@@ -80,7 +80,7 @@ test("a refused call shows the server's detail in 'Result' and never the word ac
   await signIn(page, account);
   await openFromDrawer(page, "Perform");
   await chooseOption(page, "Method to perform", "update_actor");
-  // A data field named actor replaces the current actor (docs/console.md#perform: actor plus the
+  // A data field named actor replaces the current actor (docs/console-guide.md#perform: actor plus the
   // data fields).
   await page
     .getByRole("textbox", { name: "data" })

@@ -11,7 +11,7 @@ import {
 } from "./harness/console-ui.ts";
 import { buildCreateNote, signInApi } from "./harness/fe-api.ts";
 
-// docs/console.md#perform: the page, its request, and the validation of its data.
+// docs/console-guide.md#perform: the page, its request, and the validation of its data.
 
 const METHODS = [
   "send_message",

@@ -13,7 +13,7 @@ import {
 } from "./harness/console-ui.ts";
 import { signInApi } from "./harness/fe-api.ts";
 
-// docs/console.md#sign-in: the page, the user state it keeps (#what-the-browser-keeps), its
+// docs/console-guide.md#sign-in: the page, the user state it keeps (#what-the-browser-keeps), its
 // transitions and its errors.
 
 test("the sign-in card is at most 400 px wide and holds Name, a masked Password and Sign In", async ({
@@ -78,7 +78,7 @@ test("a wrong password logs 'token is undefined', shows only the server's reason
   await eventually(() => pageLog(page).some((line) => line.includes("token is undefined"))).toBe(
     true,
   );
-  // The card says why (docs/console.md#sign-in); nothing else changes.
+  // The card says why (docs/console-guide.md#sign-in); nothing else changes.
   const alert = signInForm(page).getByRole("alert");
   await alert.waitFor();
   expect(await alert.textContent()).toBe("Wrong name or password");

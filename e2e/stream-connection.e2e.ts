@@ -5,7 +5,7 @@ import { signInApi } from "./harness/fe-api.ts";
 import { isInView } from "./harness/in-view.ts";
 import { startUpstreamWithoutIds } from "./harness/upstream-without-ids.ts";
 
-// docs/console.md#streams, Connection: the status region, and the marker a reconnect leaves.
+// docs/console-guide.md#streams, Connection: the status region, and the marker a reconnect leaves.
 
 const status = (page: import("playwright-core").Page) =>
   page.getByRole("status", { name: "Connection" }).innerText();

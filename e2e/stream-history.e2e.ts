@@ -12,7 +12,7 @@ import { messageTrees } from "./harness/stream-events.ts";
 
 // Wave 3 "Streams remember what the server remembers": every event here happens before the
 // browser signs in, so all the browser can show of it comes from the server's retained log
-// (GET /fe/account/events/{stream}, docs/server.md#history).
+// (GET /fe/account/events/{stream}, docs/server-guide.md#history).
 
 type Retained = { id: number; receivedAt: string; event: Record<string, unknown> };
 

@@ -13,7 +13,7 @@ import {
   signInWithTwoActors,
 } from "./harness/stream-events.ts";
 
-// docs/console.md#what-the-browser-keeps: message streams persisted, each under its own key; and
+// docs/console-guide.md#what-the-browser-keeps: message streams persisted, each under its own key; and
 // the stream call's headers (docs/api.md#streams-and-history).
 
 test("messages are kept across a reload, without being doubled", async ({

@@ -10,7 +10,7 @@ import {
 } from "./harness/console-ui.ts";
 import { signInApi } from "./harness/fe-api.ts";
 
-// docs/console.md#streams (reconnect after a failure: 5000 ms by default or the server's retry,
+// docs/console-guide.md#streams (reconnect after a failure: 5000 ms by default or the server's retry,
 // Last-Event-ID resent; non-200 or non-event-stream answers are fatal; unparseable messages
 // ignored). The restart is real; the malformed answers are ones only another server (cattle_grid, a
 // proxy) would give, so those are played to the browser with page.route.

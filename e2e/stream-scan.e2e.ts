@@ -4,7 +4,7 @@ import { badgeCount, eventually, openFromDrawer } from "./harness/console-ui.ts"
 import { buildCreateNote } from "./harness/fe-api.ts";
 import { causeErrors, signInWithTwoActors } from "./harness/stream-events.ts";
 
-// Streams one can scan (docs/console.md#streams): Compact, Open in Perform, and the tree's link
+// Streams one can scan (docs/console-guide.md#streams): Compact, Open in Perform, and the tree's link
 // rule, against the real server's messages in a real Chromium.
 
 const cards = (page: Page) => page.getByTestId("stream-message");
@@ -60,7 +60,7 @@ test("Compact: at 1400×900 at least 20 one-line messages show at once; a click 
   await page.keyboard.press("Enter");
   await eventually(() => page.locator("main .json-tree").count()).toBe(0);
 
-  // Off: full trees (docs/console.md#json-trees), one per message.
+  // Off: full trees (docs/console-guide.md#json-trees), one per message.
   await page.getByRole("switch", { name: "Compact" }).uncheck();
   await eventually(() => page.locator("main .json-tree").count()).toBeGreaterThan(0);
   expect(await cards(page).first().locator(".json-tree").innerText()).toContain("no_such_method");

@@ -11,7 +11,7 @@ import {
   type Setup,
 } from "./harness/stream-events.ts";
 
-// docs/console.md#streams and #keys: each control, against the real server's messages.
+// docs/console-guide.md#streams and #keys: each control, against the real server's messages.
 
 const shownCount = (page: Page) => page.getByTestId("shown-count").innerText();
 const search = (page: Page) => page.getByRole("searchbox", { name: "Search messages" });

@@ -14,7 +14,7 @@ import {
   signInWithTwoActors,
 } from "./harness/stream-events.ts";
 
-// docs/console.md#streams: the page and the drawer badges, and its transitions (grow, reset,
+// docs/console-guide.md#streams: the page and the drawer badges, and its transitions (grow, reset,
 // filter).
 
 test("the drawer badges count each stream's messages as they arrive", async ({

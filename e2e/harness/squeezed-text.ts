@@ -3,7 +3,7 @@ import type { Page } from "playwright-core";
 /**
  * Text nodes a narrow column squeezed into about one character per line: each node of four or
  * more characters must average at least four characters per line it occupies
- * (docs/console.md#layout: at 390 px every page stays readable).
+ * (docs/console-guide.md#layout: at 390 px every page stays readable).
  */
 export function squeezedTexts(page: Page): Promise<string[]> {
   return page.evaluate(() => {

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { corral, startCorral, type CorralProcess } from "../../test-kit/corral-process.ts";
 import { startCaptureServer, type CaptureServer } from "./federation/servers.ts";
 
-// docs/server.md#triggers: a server killed with SIGKILL right after answering 202 loses no trigger,
+// docs/server-guide.md#triggers: a server killed with SIGKILL right after answering 202 loses no trigger,
 // and its restart runs each one exactly once.
 
 const running: CorralProcess[] = [];

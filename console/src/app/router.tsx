@@ -46,7 +46,7 @@ export const routes: RouteObject[] = [
         ),
       },
       { path: "/stream", element: <StreamPage /> }, // no streamType: 'You should not be here'
-      { path: "/stream/all", element: <AllStreamsPage /> }, // docs/console.md#all: the three merged
+      { path: "/stream/all", element: <AllStreamsPage /> }, // docs/console-guide.md#all: the three merged
       { path: "/stream/:streamType", element: <StreamPage /> },
       {
         path: "/perform",
@@ -59,7 +59,7 @@ export const routes: RouteObject[] = [
       { path: "/deliveries", element: <RequireSignIn children={<DeliveriesPage />} /> },
       { path: "/deliveries/:host", element: <RequireSignIn children={<HostPage />} /> },
       { path: "/refused", element: <RequireSignIn children={<RefusedPage />} /> },
-      { path: "*", element: <UnknownPage /> }, // docs/console.md#layout: the layout stays
+      { path: "*", element: <UnknownPage /> }, // docs/console-guide.md#layout: the layout stays
     ],
   },
 ];

@@ -52,7 +52,7 @@ export function TopBar({ onMenu }: { onMenu?: () => void }) {
             <ActorMenu />
           </>
         ) : (
-          // A button, as docs/console.md#layout names it (a screen reader announces it as one),
+          // A button, as docs/console-guide.md#layout names it (a screen reader announces it as one),
           // that navigates.
           <Button color="inherit" onClick={() => void navigate("/signin")} sx={{ flexShrink: 0 }}>
             Sign In

@@ -3,7 +3,7 @@ import { create } from "zustand";
 export type ColorMode = "light" | "dark";
 
 /**
- * Its own key: "user-storage" keeps exactly the shape docs/console.md#what-the-browser-keeps gives
+ * Its own key: "user-storage" keeps exactly the shape docs/console-guide.md#what-the-browser-keeps gives
  * it.
  */
 export const COLOR_MODE_KEY = "corral-color-mode";

@@ -4,7 +4,7 @@ import { safeLocalStorage } from "./safe-local-storage.ts";
 
 // The Perform form (method and data text, typed or not) kept across navigation and reloads.
 // Its own key: "user-storage" keeps exactly the four fields of
-// docs/console.md#what-the-browser-keeps.
+// docs/console-guide.md#what-the-browser-keeps.
 
 export const PERFORM_DRAFT_KEY = "perform-draft";
 

@@ -1,4 +1,4 @@
-// The console's view of a trigger record, docs/server.md#triggers: what
+// The console's view of a trigger record, docs/server-guide.md#triggers: what
 // `GET /fe/actor/triggers/{id}` answers. Corral's addition to cattle_grid's API; a real
 // cattle_grid has no such route and sends no Corral-Trigger-Id header.
 

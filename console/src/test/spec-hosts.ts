@@ -61,7 +61,7 @@ export function hostRoutes(
   };
 }
 
-// As docs/server.md#delivery says: stopped while held; on resume failing while failures remain,
+// As docs/server-guide.md#delivery says: stopped while held; on resume failing while failures remain,
 // else ok; a retry puts the failed deliveries back in the queue.
 function applyAction(host: HostHealth, action: HostAction): HostHealth {
   switch (action) {

@@ -1,4 +1,4 @@
-// `actor_info` on incoming and outgoing events (docs/server.md#streams): the activity's actor in
+// `actor_info` on incoming and outgoing events (docs/server-guide.md#streams): the activity's actor in
 // words, from what the server already holds. Our own actors from the database; remote ones from
 // the actor document their key was fetched from to verify the signature (key-cache.ts keeps its
 // preferredUsername and name); nothing is fetched for it.

@@ -12,7 +12,7 @@ import { signedGet, type FetchResult, type Signer } from "./signing.ts";
 // plain-JSON fetch of the key's document. The key's owner must share the key's origin, so a
 // document cannot claim someone else's key.
 //
-// The fetch is signed (docs/server.md#federation): cattle_grid, GoToSocial and Mastodon in secure
+// The fetch is signed (docs/server-guide.md#federation): cattle_grid, GoToSocial and Mastodon in secure
 // mode answer an unsigned GET of an actor with 401. It is signed by our instance actor, which we
 // serve to anyone, so a peer that fetches our key back to check the signature never loops. A signed
 // fetch refused with 401 or 403 is tried once unsigned (a peer that cannot reach our instance actor

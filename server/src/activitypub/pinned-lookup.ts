@@ -2,7 +2,7 @@ import { lookup } from "node:dns/promises";
 import { isIP, type LookupFunction } from "node:net";
 import { isPublicAddress } from "./addresses.ts";
 
-// DNS rebinding (docs/server.md#untrusted-input): a name may resolve to a public address when
+// DNS rebinding (docs/server-guide.md#untrusted-input): a name may resolve to a public address when
 // checked and to a private one when connected. So the check happens where the connection is made:
 // the socket's own lookup resolves the name once, checks every answer, and connects only to an
 // answer it checked. There is no second resolution to differ from the first.

@@ -25,7 +25,7 @@ export type Signed =
 
 /**
  * Why a signature was not accepted, as the inbox's refusal record names it
- * (docs/server.md#what-the-inbox-refused).
+ * (docs/server-guide.md#what-the-inbox-refused).
  */
 export type SignatureFailure =
   "unsigned" | "bad_signature" | "digest_mismatch" | "key_fetch_failed" | "date_skew";
@@ -170,7 +170,7 @@ function getKeyCache(services: Services): InboxKeyCache {
   return cache;
 }
 
-/** Key fetches are signed by the instance actor of our first origin (docs/server.md#federation). */
+/** Key fetches are signed by the instance actor of our first origin (docs/server-guide.md#federation). */
 function instanceSignerOf(services: Services): () => Promise<Signer | null> {
   return () => {
     const baseUrl = services.config.baseUrls[0];

@@ -105,7 +105,7 @@ const migrations: Migration[] = [
     sql: () => [`ALTER TABLE deliveries ADD COLUMN account_id BIGINT`],
   },
   {
-    // Triggers tell the truth (docs/server.md#triggers): every accepted trigger is a row before the
+    // Triggers tell the truth (docs/server-guide.md#triggers): every accepted trigger is a row before the
     // 202; deliveries are kept after they end, with their state, so a trigger's record and the
     // per-host health can say what happened; the due index covers only unfinished rows.
     id: 3,
@@ -164,7 +164,7 @@ const migrations: Migration[] = [
     ],
   },
   {
-    // Untrusted input (docs/server.md#untrusted-input): failed sign-ins, counted per name and per
+    // Untrusted input (docs/server-guide.md#untrusted-input): failed sign-ins, counted per name and per
     // client address in the database so that every process sees them; activity ids each inbox actor
     // has taken, so that a replay adds nothing.
     id: 4,
@@ -219,7 +219,7 @@ const migrations: Migration[] = [
     ],
   },
   {
-    // History queries (docs/server.md#history): what each event is about, kept beside it at append
+    // History queries (docs/server-guide.md#history): what each event is about, kept beside it at append
     // time (events/event-meta.ts) so that filters read no JSON; `kind` is the activity's type,
     // `actors` and `hosts` space-separated with a space at each end. Events stored before this
     // have none and match no such filter. The time index serves since/until and cattle_grid's
@@ -233,7 +233,7 @@ const migrations: Migration[] = [
     ],
   },
   {
-    // What the inbox refused and why (docs/server.md#what-the-inbox-refused), the newest 1,000 per
+    // What the inbox refused and why (docs/server-guide.md#what-the-inbox-refused), the newest 1,000 per
     // account (account 0: attributable to no one, shown to admins); and per account, remote host,
     // UTC day and outcome ('accepted' or a refusal's reason) how many requests and the latest, for
     // a host's inbound side. Neither references accounts: rows are pruned by count and by age
@@ -303,7 +303,7 @@ const migrations: Migration[] = [
     ],
   },
   {
-    // Holding a failing host (docs/server.md#delivery): failed attempts in the current run of
+    // Holding a failing host (docs/server-guide.md#delivery): failed attempts in the current run of
     // failures; inboxes that answered 410, not tried for later activities until their host answers
     // again.
     id: 10,
@@ -320,7 +320,7 @@ const migrations: Migration[] = [
     ],
   },
   {
-    // History's type filter (docs/server.md#history) reads its matches newest first from this index
+    // History's type filter (docs/server-guide.md#history) reads its matches newest first from this index
     // rather than walking the whole stream for a type it holds few or none of. The substring
     // filters' indexes on PostgreSQL need pg_trgm and are made apart (trigram-indexes.ts).
     id: 11,

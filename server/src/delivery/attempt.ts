@@ -62,7 +62,7 @@ async function deliverHere(
   const origin = new URL(row.inbox).origin;
   const actorId = row.inbox === `${origin}/inbox` ? null : row.inbox.replace(/\/inbox$/, "");
   // The sender is the actor whose delivery this is, as a signature would prove; the receiving
-  // side refuses an activity that claims another actor (docs/server.md#untrusted-input).
+  // side refuses an activity that claims another actor (docs/server-guide.md#untrusted-input).
   const received = await receive(services, raw, row.actor_id, actorId);
   if (!received.ok) return { ok: false, refused: true, status: 401, reason: received.reason };
   return { ok: true, status: 202 };

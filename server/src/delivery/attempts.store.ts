@@ -1,6 +1,6 @@
 import type { Db } from "../db/db.ts";
 
-// The delivery_attempts table: one row per attempt at a delivery (docs/server.md#delivery), written
+// The delivery_attempts table: one row per attempt at a delivery (docs/server-guide.md#delivery), written
 // in the outcome's transaction; a host's newest and a delivery's own are read back.
 
 export interface AttemptRow {

@@ -1,6 +1,6 @@
 import type { Db } from "../db/db.ts";
 
-// What waits in the delivery queue for an account's actors (docs/server.md#delivery, "Backlog").
+// What waits in the delivery queue for an account's actors (docs/server-guide.md#delivery, "Backlog").
 
 export interface BacklogRow {
   host: string;

@@ -22,7 +22,7 @@ export interface HostHealth {
   failingSince: string | null;
   /** Corral's addition: why the latest failure failed, in words (a host never reached too). */
   lastError?: string | null;
-  /** The hold of a failing host (docs/server.md#delivery), or null. */
+  /** The hold of a failing host (docs/server-guide.md#delivery), or null. */
   hold?: HostHold | null;
 }
 
@@ -58,7 +58,7 @@ export interface Backlog {
   worstHosts: Array<{ host: string; waiting: number; oldestAgeS: number }>;
 }
 
-/** One step of `POST /fe/account/hosts/{host}/check` (docs/server.md#delivery, "Diagnosis"). */
+/** One step of `POST /fe/account/hosts/{host}/check` (docs/server-guide.md#delivery, "Diagnosis"). */
 export interface HostCheckStep {
   step: "resolve" | "connect" | "nodeinfo" | "webfinger" | "actor" | "inbox";
   ok: boolean;

@@ -12,7 +12,7 @@ export interface HostRow {
   last_failure_at: number | null;
   /** Why the latest failure failed, in words. */
   last_error: string | null;
-  /** The hold of a failing host (docs/server.md#delivery): since when, its next probe, why. */
+  /** The hold of a failing host (docs/server-guide.md#delivery): since when, its next probe, why. */
   held_since: number | null;
   next_probe_at: number | null;
   hold_reason: string | null;

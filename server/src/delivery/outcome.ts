@@ -32,7 +32,7 @@ const PERMANENT_STATUSES = new Set([400, 404, 405, 410, 413, 414, 415, 422]);
 export const BREAKER_AFTER_MS = 7 * 86_400_000;
 export const BREAKER_GAP_MS = 3600_000;
 /**
- * Holding a failing host on its own (docs/server.md#delivery): when every attempt over at least
+ * Holding a failing host on its own (docs/server-guide.md#delivery): when every attempt over at least
  * HOLD_AFTER_MS and at least HOLD_AFTER_ATTEMPTS attempts failed, one delivery probes it at its
  * next backoff and the others wait HOLD_GAP_MS behind the probe; the first success releases them.
  */

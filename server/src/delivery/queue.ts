@@ -76,7 +76,7 @@ export async function queueDeliveries(tx: Db, job: DeliveryJob): Promise<void> {
     if (!hosts.has(host)) hosts.set(host, await ensureHost(tx, job.accountId, host));
   }
   // Inboxes that answered 410 are not tried until their host answers again
-  // (docs/server.md#delivery); only failing hosts can have one, so a healthy send asks nothing
+  // (docs/server-guide.md#delivery); only failing hosts can have one, so a healthy send asks nothing
   // more.
   const failing = job.inboxes.filter((inbox) => hosts.get(hostOf(inbox))!.failing_since !== null);
   const gone = failing.length > 0 ? await findGoneInboxes(tx, job.accountId, failing) : null;

@@ -1,4 +1,4 @@
-// What history filters match an event by (docs/server.md#history), read from the event as it is
+// What history filters match an event by (docs/server-guide.md#history), read from the event as it is
 // appended so that a query reads no JSON: the activity's type; the actors it names (ours and the
 // activity's); the hosts it involves (the activity's actor and its addressees, or for an error
 // the inbox it failed at). Stored beside the event (db/events.store.ts, migration 7).

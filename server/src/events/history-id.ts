@@ -1,6 +1,6 @@
 // An event's history_id: a UUIDv7, like cattle_grid's, built from what the event already is, so
 // that every route names an event alike (the combined stream, GET /fe/account/history and the
-// history of docs/server.md#history) without storing anything more. The 48-bit time is when it
+// history of docs/server-guide.md#history) without storing anything more. The 48-bit time is when it
 // was stored (ms), the 12 bits after the version are its stream, the last 62 bits its seq. So ids
 // sort as events are ordered in merged history: by time, then stream, then seq.
 

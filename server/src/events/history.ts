@@ -1,4 +1,4 @@
-// Reading the retained event log back (docs/server.md#history, and cattle_grid's own history):
+// Reading the retained event log back (docs/server-guide.md#history, and cattle_grid's own history):
 // one stream, or several merged newest first by (time, stream, seq), the order of history ids.
 // Merging takes a prefix of each stream's newest-first list, so a cursor of one bound per
 // stream (the lowest seq handed out) continues exactly where a page ended.

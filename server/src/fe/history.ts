@@ -1,6 +1,6 @@
 // Reading the retained event log. GET /account/history is cattle_grid's (its shape, its figures:
 // the 10 newest, or what came after `start_from`); GET /account/events/{stream} is Corral's
-// addition (docs/server.md#history): one stream or all of them, paged, filtered, newest first.
+// addition (docs/server-guide.md#history): one stream or all of them, paged, filtered, newest first.
 
 import { Hono, type Context } from "hono";
 import { eventOfHistoryId, parseHistoryId } from "../events/history-id.ts";

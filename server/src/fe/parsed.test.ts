@@ -78,7 +78,7 @@ describe("parsed and actor_info on stream events", () => {
         activity,
         embedded_object: embedded,
       });
-      // actor_info (docs/server.md#streams): our own actor, from the database.
+      // actor_info (docs/server-guide.md#streams): our own actor, from the database.
       expect((await events())[0].event.actor_info).toEqual({
         id: from.id,
         handle: `@alice@${new URL(server!.url).host}`,

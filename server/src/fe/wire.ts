@@ -152,7 +152,7 @@ export type EventInformation = {
   history_id: string | null;
   /** Corral's addition: the trigger that caused it, or null. */
   trigger_id?: string | null;
-  /** Corral's addition (docs/server.md#streams): the activity's actor in words. */
+  /** Corral's addition (docs/server-guide.md#streams): the activity's actor in words. */
   actor_info?: ActorInfo;
 };
 export type { ActorInfo } from "../activitypub/actor-info-shape.ts";

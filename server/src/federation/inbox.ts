@@ -19,7 +19,7 @@ import {
 // a key its `actor` owns. Only then does anything reach a stream. The request arrives as Node's
 // own (inbox-listener.ts, the usual way) or through Hono (app.ts, for unusual paths). Every 4xx
 // is recorded with its reason after it is answered (receive/refusals.ts,
-// docs/server.md#what-the-inbox-refused).
+// docs/server-guide.md#what-the-inbox-refused).
 
 export const MAX_INBOX_BODY_BYTES = 1024 * 1024;
 const utf8 = new TextDecoder();

@@ -12,7 +12,7 @@ const jsonObject = (name: string) =>
 /** Bodies a method does not know: only the actor is checked (cattle_grid's PerformRequest). */
 export const anyMethodBody = z.looseObject({ actor: z.string() });
 
-/** One request cannot grow storage without bound (docs/server.md#untrusted-input). */
+/** One request cannot grow storage without bound (docs/server-guide.md#untrusted-input). */
 export const MAX_RECIPIENTS = 10_000;
 const AUDIENCE_KEYS = ["to", "cc", "bto", "bcc", "audience"] as const;
 

@@ -11,7 +11,7 @@ import {
   type RefusalRow,
 } from "./refusals.store.ts";
 
-// The refusal record stays bounded (docs/server.md#what-the-inbox-refused): the newest 1,000 per
+// The refusal record stays bounded (docs/server-guide.md#what-the-inbox-refused): the newest 1,000 per
 // account, each account trimmed on its own. (On PostgreSQL too: test/db/postgres-suite.config.ts.)
 
 const open: Db[] = [];

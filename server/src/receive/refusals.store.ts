@@ -1,6 +1,6 @@
 import type { Db } from "../db/db.ts";
 
-// The inbox_refusals and inbound_days tables (docs/server.md#what-the-inbox-refused): each refused
+// The inbox_refusals and inbound_days tables (docs/server-guide.md#what-the-inbox-refused): each refused
 // inbox request, kept per account it was addressed to (account 0: no one), the newest
 // KEEP_PER_ACCOUNT of each; and per account, remote host, UTC day and outcome ('accepted' or a
 // refusal's reason) a count and the latest time, for a host's inbound side.

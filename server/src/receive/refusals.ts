@@ -26,7 +26,7 @@ import {
 export { refusalReasons, type Inbound, type RefusalEntry, type RefusalPage, type RefusalReason };
 
 // The inbox's record of what it refused and what it took, per remote host
-// (docs/server.md#what-the-inbox-refused). Never on the inbox's path: each call queues its item and
+// (docs/server-guide.md#what-the-inbox-refused). Never on the inbox's path: each call queues its item and
 // returns; the items of GATHER_MS are attributed to accounts together (actors' accounts remembered
 // for a minute) and written in one transaction.
 

@@ -8,7 +8,7 @@ import { deleteFinishedTriggers } from "../db/triggers.store.ts";
 
 const log = getLogger(["corral", "trigger"]);
 
-// Storage stays bounded (docs/server.md#storage): triggers and deliveries are kept after they end
+// Storage stays bounded (docs/server-guide.md#storage): triggers and deliveries are kept after they end
 // so their records can be read, for RETENTION_MS; per-day host counts for a week. Swept at the
 // worker's start and then hourly.
 

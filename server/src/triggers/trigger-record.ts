@@ -1,4 +1,4 @@
-// The record of one trigger, as GET /fe/actor/triggers/{id} answers it (docs/server.md#triggers).
+// The record of one trigger, as GET /fe/actor/triggers/{id} answers it (docs/server-guide.md#triggers).
 // Imports only import-free files: fe/wire.ts re-exports it, and the console type-checks it.
 
 import type { DeliveryAttempt } from "../delivery/host-health.ts";

@@ -3,7 +3,7 @@ import type { BrokerState } from "../broker/connection.ts";
 import type { Db } from "../db/db.ts";
 import { migrationsDone } from "../db/schema.ts";
 
-// For load balancers and orchestrators, unauthenticated (docs/server.md#health-metrics-and-logs):
+// For load balancers and orchestrators, unauthenticated (docs/server-guide.md#health-metrics-and-logs):
 // /healthz says the process is alive; /readyz that its database answers and has every migration of
 // this build.
 

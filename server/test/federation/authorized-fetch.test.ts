@@ -1,6 +1,6 @@
 // Issue 24: Corral fetched senders' keys unsigned, so every activity from a peer that answers an
 // unsigned GET of an actor with 401 (cattle_grid, GoToSocial, Mastodon in secure mode) was
-// refused. Rule (docs/server.md#federation): every GET the server makes on its own account is
+// refused. Rule (docs/server-guide.md#federation): every GET the server makes on its own account is
 // signed, by the addressed actor or an instance actor served to anyone, and never loops.
 
 import { randomUUID } from "node:crypto";

@@ -1,4 +1,4 @@
-// Issue 28 item 4 (docs/server.md#delivery: "Holding a failing host", "Backlog"): a host whose
+// Issue 28 item 4 (docs/server-guide.md#delivery: "Holding a failing host", "Backlog"): a host whose
 // every attempt over 10 minutes and 5 attempts failed is held, probed by one delivery, and
 // released at once by the first success; Retry-After sets the earliest next attempt; an inbox
 // that answered 410 is not tried again until its host answers elsewhere.

@@ -124,7 +124,7 @@ describe("inbox", () => {
     );
     expect(response.status).toBe(401);
     // The digest it signed is not the body's: the answer says which check failed
-    // (docs/server.md#what-the-inbox-refused).
+    // (docs/server-guide.md#what-the-inbox-refused).
     expect(await response.json()).toEqual({ detail: "the Digest header does not match the body" });
     const events = await readEvents(b.services, bob.accountId, "incoming");
     expect(events.some((e) => e.data.raw.id === activity.id)).toBe(false);

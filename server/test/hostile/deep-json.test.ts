@@ -1,5 +1,5 @@
 // Issue 16, finding 4: JSON nested 100,000 levels deep made lookup and a correctly signed inbox
-// POST answer 500, and send_message fail silently. Rule (docs/server.md#untrusted-input): JSON
+// POST answer 500, and send_message fail silently. Rule (docs/server-guide.md#untrusted-input): JSON
 // nested deeper than 256 levels is refused with a clear 4xx (inbox 400, /fe 422) or, for a
 // looked-up document, `200 {"raw": null, "error": "…nested too deeply…"}`; never a 500.
 

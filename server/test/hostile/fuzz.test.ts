@@ -1,4 +1,4 @@
-// Property-based fuzzing of every /fe route and the inbox (docs/server.md#untrusted-input):
+// Property-based fuzzing of every /fe route and the inbox (docs/server-guide.md#untrusted-input):
 // whatever arrives, the answer is never a 5xx and the server keeps answering. Fixed seed and
 // bounded runs, so a failure repeats exactly; fast-check prints the shrunk request that broke. What
 // is sent, and why none of it leaves loopback: fuzz-arbitraries.ts.

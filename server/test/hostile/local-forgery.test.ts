@@ -1,5 +1,5 @@
 // Issue 16, finding 3: delivery between actors of the same server skipped signatures and trusted
-// `data.actor`. Rule (docs/server.md#untrusted-input): an activity whose `actor` is not the sending
+// `data.actor`. Rule (docs/server-guide.md#untrusted-input): an activity whose `actor` is not the sending
 // actor is refused for local recipients as a remote inbox would refuse it (an error event says
 // why), and nothing is recorded from it.
 
@@ -62,7 +62,7 @@ async function fence() {
 }
 
 /**
- * An error event's lines (cattle_grid's ErrorMessage: `message`, docs/server.md#streams), as one
+ * An error event's lines (cattle_grid's ErrorMessage: `message`, docs/server-guide.md#streams), as one
  * string.
  */
 function reasonOf(error: Record<string, unknown>): string {

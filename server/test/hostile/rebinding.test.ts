@@ -1,6 +1,6 @@
 // Issue 16, finding 2: DNS rebinding passed the private-address rule. A name resolving to a
 // public address when checked and to 127.0.0.1 when connected reached a loopback listener, for
-// lookups and for deliveries. Rule (docs/server.md#untrusted-input): the private-address rule holds
+// lookups and for deliveries. Rule (docs/server-guide.md#untrusted-input): the private-address rule holds
 // for the address actually connected to, not only the one first resolved.
 //
 // The server resolves names through `startServer({ resolveHost })` (default: the system's DNS),

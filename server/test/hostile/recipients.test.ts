@@ -1,5 +1,5 @@
 // Issue 16, finding 1: one send_message naming many refused targets wrote one error event per
-// target, each carrying the whole body. Rule (docs/server.md#untrusted-input): one request cannot
+// target, each carrying the whole body. Rule (docs/server-guide.md#untrusted-input): one request cannot
 // grow storage without bound.
 
 import { randomUUID } from "node:crypto";

@@ -1,4 +1,4 @@
-// Issue 28 item 1 (docs/server.md#what-the-inbox-refused): every 4xx the inbox answers is
+// Issue 28 item 1 (docs/server-guide.md#what-the-inbox-refused): every 4xx the inbox answers is
 // recorded with its reason in words, attributed to the account it was addressed to, and read back
 // with GET /fe/account/refusals; nothing refused reaches a stream.
 

@@ -1,5 +1,5 @@
 // Issue 16, finding 5: the same signed inbox request sent twice was accepted twice and shown
-// twice. Rule (docs/server.md#untrusted-input): the inbox accepts each activity id once per
+// twice. Rule (docs/server-guide.md#untrusted-input): the inbox accepts each activity id once per
 // receiving actor; a replayed request (same signed bytes, or same activity id) answers 202 and adds
 // nothing.
 

@@ -1,6 +1,6 @@
 // Issue 16, finding 6: twenty failed sign-ins from one address locked every account out of that
 // address, and behind a TLS proxy everyone shares the proxy's address. Rule
-// (docs/server.md#untrusted-input, and docs/operations.md#running-it-in-production): throttling
+// (docs/server-guide.md#untrusted-input, and docs/operations.md#running-it-in-production): throttling
 // counts failures per name and per client address, the real client behind `--trust-proxy`
 // (X-Forwarded-For), the header ignored without it; a 429 says in its detail and in Retry-After
 // when to try again.

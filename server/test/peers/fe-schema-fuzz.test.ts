@@ -89,7 +89,7 @@ function corralOracle(cattleGrid: Json, corralUrl: string): Json {
   }
 
   // cattle_grid answers 401 to a wrong name or password too; its document leaves it out. 429 is
-  // Corral's sign-in throttling (docs/server.md#untrusted-input).
+  // Corral's sign-in throttling (docs/server-guide.md#untrusted-input).
   Object.assign(paths["/fe/signin"].post.responses, { 401: detail, 429: detail });
 
   // Actors are made only on this server's base URLs (cattle_grid takes any baseUrl, even a

@@ -9,7 +9,7 @@ import { StopDeliveryDialog } from "./stop-delivery-dialog.tsx";
 import { useHostActions } from "./use-host-actions.ts";
 import { useHostHealth } from "./use-host-health.ts";
 
-/** Delivery health per remote host (docs/console.md#deliveries), as Mastodon's "Availability". */
+/** Delivery health per remote host (docs/console-guide.md#deliveries), as Mastodon's "Availability". */
 export function DeliveriesPage() {
   const health = useHostHealth();
   const { working, notice, act, redeliver } = useHostActions(health.refresh);

@@ -117,7 +117,7 @@ function HistorySource({ corralProxy }: { corralProxy: unknown }) {
 }
 
 /**
- * Without a base URL the create-actor panel is absent (docs/console.md#info); say why, and the
+ * Without a base URL the create-actor panel is absent (docs/console-guide.md#info); say why, and the
  * remedy.
  */
 function NoBaseUrlHint() {

@@ -4,7 +4,7 @@ import { HeadedTable } from "../../components/headed-table/headed-table.tsx";
 import type { TriggerDelivery } from "../../lib/trigger-record.ts";
 
 /**
- * One delivery's attempts, oldest first (docs/console.md#one-host: a delivery's row in Perform's
+ * One delivery's attempts, oldest first (docs/console-guide.md#one-host: a delivery's row in Perform's
  * Result opens its attempts timeline): time, status, duration, error, the start of the answer.
  */
 export function AttemptsTimeline({ delivery }: { delivery: TriggerDelivery }) {

@@ -14,7 +14,7 @@ export type SignInState = {
 
 /**
  * Signs in and goes to "/". Any answer without a token is logged with console.log as exactly
- * "token is undefined" (docs/console.md#sign-in); a refusal (wrong password, 422, 429) also shows
+ * "token is undefined" (docs/console-guide.md#sign-in); a refusal (wrong password, 422, 429) also shows
  * the server's reason, so a person knows whether to retype or to wait.
  */
 export function useSignIn(): SignInState {

@@ -14,7 +14,7 @@ function useReachOf(type: StreamType, wanted: boolean) {
   return { type, wanted, reach, oldestAt, hydrated };
 }
 
-/** Where the list begins and "Load earlier", above the list (docs/server.md#history). */
+/** Where the list begins and "Load earlier", above the list (docs/server-guide.md#history). */
 export function HistoryBar({ source }: { source: StreamSource }) {
   const parts = [
     useReachOf("incoming", source === "all" || source === "incoming"),

@@ -1,4 +1,4 @@
-// What a stream page reaches of the server's retained events (docs/server.md#history): a browser
+// What a stream page reaches of the server's retained events (docs/server-guide.md#history): a browser
 // that never saw a stream is filled with the newest ones at once, "Load earlier" pages back to
 // the start of what the server keeps, and each stream remembers (in memory) whether it got there.
 // History rows go into the stream's store beside live rows, deduplicated by the server's event id.

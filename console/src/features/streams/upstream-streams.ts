@@ -3,7 +3,7 @@
 // and what a reconnect missed; and where it has the `combined` stream (incoming and outgoing in
 // one, each event with its `event_type` and a `history_id`), Incoming and Outgoing read that one
 // connection. Corral's own server keeps its three streams, which resume by their ids
-// (docs/server.md#streams).
+// (docs/server-guide.md#streams).
 import { openEventStream, type EventStreamHandle } from "../../lib/streams/event-stream.ts";
 import { getFeBaseUrl } from "../../lib/fe-client.ts";
 import type { Backend } from "../../lib/server-capabilities.ts";
@@ -35,7 +35,7 @@ export function openUpstreamStreams(
 const COMBINED_TYPES = ["incoming", "outgoing"] as const;
 type CombinedType = (typeof COMBINED_TYPES)[number];
 
-/** Servers known to have the `combined` stream (docs/console.md#in-front-of-cattle_grid). */
+/** Servers known to have the `combined` stream (docs/console-guide.md#in-front-of-cattle_grid). */
 function offersCombined(backend: Backend): boolean {
   return backend.name === "cattle_grid";
 }

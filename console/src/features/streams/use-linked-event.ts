@@ -1,6 +1,6 @@
 // A message linked by its id (`?event=N`: Perform's "Outgoing message 36", Deliveries, "Show
 // call") that this browser does not hold, because it arrived before the browser connected or was
-// reset: asked of the server by id (docs/server.md#history, `id=`), so the link still opens it.
+// reset: asked of the server by id (docs/server-guide.md#history, `id=`), so the link still opens it.
 import { useEffect, useState } from "react";
 import { fetchEventById } from "../../lib/streams/event-history.ts";
 import type { StreamMessage, StreamType } from "../../lib/streams/stream-store.ts";

@@ -1,4 +1,4 @@
-// "Search messages" and "From"/"To" over everything the server retains (docs/server.md#history:
+// "Search messages" and "From"/"To" over everything the server retains (docs/server-guide.md#history:
 // `q`, `since`, `until`), not only what this browser holds. Each stream of the page is asked for
 // all its matches (page after page, the server keeps a bounded number); typing waits a moment
 // before asking, and that wait shows as searching too.

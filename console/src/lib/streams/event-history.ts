@@ -1,4 +1,4 @@
-// Corral's retained event log (`GET /fe/account/events/{stream}`, docs/server.md#history): newest
+// Corral's retained event log (`GET /fe/account/events/{stream}`, docs/server-guide.md#history): newest
 // first, paged by per-stream ids (`before`), filtered on the server by text (`q`) and time
 // (`since`/`until`), or one event by `id`. What a stream page reaches of what arrived before this
 // browser connected. A server without the route (cattle_grid in proxy mode) is asked once.
@@ -131,7 +131,7 @@ export type Retention =
 
 /**
  * How many events the server keeps for a stream, from two one-event pages: a stream's ids grow by
- * one per event and the oldest are dropped first (docs/server.md#streams), so the newest id less
+ * one per event and the oldest are dropped first (docs/server-guide.md#streams), so the newest id less
  * the oldest, plus one, counts them without reading them.
  */
 export async function fetchRetention(stream: StreamType, signal?: AbortSignal): Promise<Retention> {

@@ -241,7 +241,7 @@ describe("openEventStream", () => {
     });
     await waitUntil(() => retried.mock.calls.length === 1);
     expect(reachability.getState().away?.reason).toBe("HTTP 502");
-    // The first delay is waited out whatever else answers (docs/console.md#streams: 5000 ms after a
+    // The first delay is waited out whatever else answers (docs/console-guide.md#streams: 5000 ms after a
     // failure).
     reachability.setState({ away: null });
     await new Promise((resolve) => setTimeout(resolve, 100));

@@ -156,7 +156,7 @@ export function openEventStream(options: EventStreamOptions): EventStreamHandle 
   const done = new Promise<"closed" | "fatal">((resolve) => (settle = resolve));
   // The server answering anything else (another stream, an info call) is the news a stream
   // waiting out an unreachable server needs: it need not wait out a longer delay. Only once a
-  // reconnect has failed too (the first delay is 5000 ms, docs/console.md#streams), and once per
+  // reconnect has failed too (the first delay is 5000 ms, docs/console-guide.md#streams), and once per
   // run of failures: a gateway that refuses streams alone must not be asked at every other answer.
   const stopListening = onServerBack(() => {
     if (waitingFor !== "unreachable" || hurried || failures < 2) return;

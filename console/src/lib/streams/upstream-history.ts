@@ -1,5 +1,5 @@
 // cattle_grid's own history (`GET /fe/account/history` → `{events: [...]}`, its 10 newest, newest
-// first; docs/console.md#in-front-of-cattle_grid): what a stream without event ids can get back of
+// first; docs/console-guide.md#in-front-of-cattle_grid): what a stream without event ids can get back of
 // what it missed. Events carry `event_type` (which stream) and `history_id`: a uuid on the
 // `combined` stream, but null in the history and on the other streams (seen on 0.5.22), so it
 // cannot match one copy of an event with another. An event is recognised by its activity's id, else
