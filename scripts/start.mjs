@@ -57,3 +57,15 @@ const server = spawn(
 );
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
 server.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+
+// `npm start` runs this script through a shell, and on SIGTERM npm signals only that shell, which
+// dies without passing it on: this script would be left behind with the server still serving (a
+// container's stop would wait for its SIGKILL). So the server is stopped as for SIGTERM once this
+// script's parent is gone (it was handed to another parent).
+const parent = process.ppid;
+const orphaned = setInterval(() => {
+  if (process.ppid === parent) return;
+  clearInterval(orphaned);
+  server.kill("SIGTERM");
+}, 500);
+orphaned.unref();
