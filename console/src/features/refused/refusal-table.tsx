@@ -50,6 +50,12 @@ export function RefusalTable({ rows }: { rows: RefusalEntry[] }) {
               ) : (
                 host
               )}
+              {/* Without a key, nothing proves the actor's host: anyone can write it in a body. */}
+              {row.keyHost === null && row.actorHost !== null && (
+                <Typography variant="caption" color="text.secondary" component="div">
+                  as its unsigned body claims; sent from {row.client}
+                </Typography>
+              )}
             </TableCell>
             <TableCell>
               <div>{row.detail}</div>

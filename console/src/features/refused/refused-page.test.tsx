@@ -99,6 +99,23 @@ describe("refused page", () => {
     expect(await screen.findByRole("heading", { name: "Refused" })).toBeInTheDocument();
   });
 
+  it("says that an unsigned request's host is only what its body claims, and where it came from", async () => {
+    state.refusals = [
+      refusal(4, {
+        keyId: null,
+        keyHost: null,
+        actorHost: "mastodon.example",
+        reason: "unsigned",
+        detail: "The request carries no signature",
+      }),
+    ];
+    const { table } = await openRefused();
+
+    const host = within(bodyRows(table)[0]!).getAllByRole("cell")[1]!;
+    expect(within(host).getByRole("link", { name: "mastodon.example" })).toBeInTheDocument();
+    expect(host).toHaveTextContent("as its unsigned body claims; sent from 203.0.113.7");
+  });
+
   it("lists refusals newest first: time, host, reason in words, key id, status, activity", async () => {
     const { table } = await openRefused();
 
