@@ -3,6 +3,8 @@ import { describe, expect, it } from "vitest";
 import { launchCorral, runCli as run } from "../../test-kit/corral-process.ts";
 import { expectOneLine } from "../test/expect-one-line.ts";
 import { freshDatabaseUrl } from "../test/fresh.ts";
+import { ensureRecordedAccount } from "./accounts/index.ts";
+import { openDatabase } from "./db/open.ts";
 
 describe("corral command line", () => {
   it("refuses an unknown flag with one line on stderr and exit code 2", () => {
@@ -121,6 +123,20 @@ describe("corral command line", () => {
     expectOneLine(missing.stderr, /no account named "bob"/);
     expect(run(["account", "list", ...db]).stdout).toBe("alice (admin)\n");
   }, 90_000); // ten processes, each a cold Node start
+
+  it("lists an account that only holds cattle_grid's recorded events as such", async () => {
+    const database = freshDatabaseUrl();
+    const { db } = await openDatabase(database);
+    try {
+      await ensureRecordedAccount(db, "herd");
+    } finally {
+      await db.close();
+    }
+    expect(run(["account", "new", "alice", "password-1", "--database", database]).code).toBe(0);
+    expect(run(["account", "list", "--database", database]).stdout).toBe(
+      "alice\nherd (events recorded from the upstream cattle_grid; signs in there)\n",
+    );
+  }, 30_000);
 
   it("takes the database from CORRAL_DATABASE, and the flag wins over it", () => {
     const fromEnv = freshDatabaseUrl();

@@ -55,6 +55,7 @@ async function run(db: Db, command: AccountCommand, print: (line: string) => voi
         const notes = [
           a.admin ? "admin" : "",
           a.permissions.length ? `permissions: ${a.permissions.join(", ")}` : "",
+          a.recorded ? "events recorded from the upstream cattle_grid; signs in there" : "",
         ].filter(Boolean);
         print(notes.length ? `${a.name} (${notes.join("; ")})` : a.name);
       }

@@ -10,6 +10,8 @@ export interface Account {
   admin: boolean;
   permissions: string[];
   createdAt: number;
+  /** Only holds an upstream account's recorded events (proxy mode): it never signs in here. */
+  recorded: boolean;
 }
 
 interface RawAccount {
@@ -21,12 +23,16 @@ interface RawAccount {
   password_hash: string;
 }
 
+/** The password hash of a recorded account: no password hashes to it. */
+const RECORDED = "recorded-from-upstream";
+
 const toAccount = (row: RawAccount): Account => ({
   id: Number(row.id),
   name: row.name,
   admin: Number(row.admin) === 1,
   permissions: JSON.parse(row.permissions) as string[],
   createdAt: Number(row.created_at),
+  recorded: row.password_hash === RECORDED,
 });
 
 export type CreateAccountResult =
@@ -60,7 +66,7 @@ export async function ensureRecordedAccount(db: Db, name: string): Promise<numbe
   try {
     await db.run(
       `INSERT INTO accounts (name, password_hash, admin, permissions, created_at) VALUES (?, ?, 0, '[]', ?)`,
-      [name, "recorded-from-upstream", Date.now()],
+      [name, RECORDED, Date.now()],
     );
   } catch (error) {
     if (!(error instanceof UniqueViolation)) throw error;

@@ -112,6 +112,7 @@ export function requireUpstreamAccount(db: Db, accounts: UpstreamAccounts) {
       admin: false,
       permissions: [],
       createdAt: 0,
+      recorded: true,
     };
     c.set("account", account);
     c.set("token", match[1]!);
