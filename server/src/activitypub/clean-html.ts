@@ -73,7 +73,11 @@ const token =
   /<!--[\s\S]*?(?:-->|$)|<(\/?)([a-zA-Z][a-zA-Z0-9]*)((?:[^>"']|"[^"]*"|'[^']*')*)>|<[^>]*$/g;
 const attribute = /([^\s"'>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+)))?/g;
 
+/** Text with no tag, entity or character that escaping changes comes out as it went in. */
+const untouched = /^[^<>&\u00a0]*$/;
+
 function clean(html: string, keepTags: boolean): string {
+  if (untouched.test(html)) return html;
   let out = "";
   let at = 0;
   const open: string[] = [];

@@ -1,4 +1,4 @@
-import { hash, timingSafeEqual, verify, type webcrypto } from "node:crypto";
+import { hash, timingSafeEqual, verify } from "node:crypto";
 import type { KeyCache } from "@fedify/fedify";
 import { findCachedKey } from "./cached-key.ts";
 
@@ -61,7 +61,7 @@ export async function verifyDraftQuickly(
   if (body !== null && !digestMatches(headers.get("Digest"), body)) return undefined;
 
   const key = await findCachedKey(keyCache, keyId);
-  if (!key || !isRsaSha256(key.publicKey)) return undefined;
+  if (!key?.rsaSha256) return undefined;
 
   const signingString = draftSigningString(request, names);
   if (signingString === null) return undefined;
@@ -89,8 +89,7 @@ export function draftSigningString(
   for (const name of names) {
     let value: string | null;
     if (name === "(request-target)") {
-      const url = new URL(request.url);
-      value = `${request.method.toLowerCase()} ${url.pathname}${url.search}`;
+      value = `${request.method.toLowerCase()} ${requestTarget(request.url)}`;
     } else if (name === "host") {
       value = headers.get("host") ?? new URL(request.url).host;
     } else {
@@ -100,6 +99,14 @@ export function draftSigningString(
     lines.push(`${name}: ${value}`);
   }
   return lines.join("\n");
+}
+
+/** The path and query of `url` as URL would write them; a plain path is read off the text. */
+function requestTarget(url: string): string {
+  const path = /^https?:\/\/[^/?#]+(\/[A-Za-z0-9_./-]*)$/.exec(url)?.[1];
+  if (path !== undefined && !path.includes("/.") && !path.includes("//")) return path;
+  const parsed = new URL(url);
+  return `${parsed.pathname}${parsed.search}`;
 }
 
 /** The Signature header's parameters, read as Fedify reads them; null when there is none. */
@@ -129,11 +136,6 @@ function digestMatches(header: string | null, body: Uint8Array): boolean {
     matched = true;
   }
   return matched;
-}
-
-function isRsaSha256(key: webcrypto.CryptoKey): boolean {
-  const algorithm = key.algorithm as webcrypto.RsaHashedKeyAlgorithm;
-  return algorithm.name === "RSASSA-PKCS1-v1_5" && algorithm.hash?.name === "SHA-256";
 }
 
 /** Why a signature that failed did fail, when the request itself shows it: digest or date. */

@@ -183,3 +183,48 @@ describe.each(dialects)("event log on $name", (dialect) => {
     expect(new Set(stored.map((e) => JSON.parse(e.data).n)).size).toBe(400);
   });
 });
+
+// appendIf: the inbox claims an activity in the transaction that stores its event (SQLite).
+describe("appendIf on sqlite", () => {
+  async function setUp() {
+    const db = await openDb(freshDatabaseUrl());
+    await db.run(`INSERT INTO accounts (name, password_hash, created_at) VALUES ('alice', 'x', 0)`);
+    await db.run(`CREATE TABLE marks (n INTEGER)`);
+    return { db, log: createEventLog(db, createMemoryBus(), { cap: 10_000 }) };
+  }
+  const mark = (n: number) => async (tx: Db) => {
+    await tx.run(`INSERT INTO marks (n) VALUES (?)`, [n]);
+    return n % 2 === 0;
+  };
+
+  it("stores, in one group, the events whose condition holds, numbered without gaps, and what each condition wrote", async () => {
+    const { db, log } = await setUp();
+    const seqs = await Promise.all([
+      log.appendIf(1, "incoming", { n: 1 }, mark(1)),
+      log.appendIf(1, "incoming", { n: 2 }, mark(2)),
+      log.append(1, "incoming", { n: 3 }),
+      log.appendIf(1, "incoming", { n: 4 }, mark(4)),
+    ]);
+    expect(seqs).toEqual([null, 1, 2, 3]);
+    const events = await log.readAfter(1, "incoming", 0);
+    expect(events.map((e) => JSON.parse(e.data).n)).toEqual([2, 3, 4]);
+    expect((await db.all<{ n: number }>(`SELECT n FROM marks ORDER BY n`)).map((r) => r.n)).toEqual(
+      [1, 2, 4],
+    );
+  });
+
+  it("stores nothing of a group whose condition fails, neither events nor what conditions wrote", async () => {
+    const { db, log } = await setUp();
+    const failing = async () => {
+      throw new Error("no");
+    };
+    const results = await Promise.allSettled([
+      log.appendIf(1, "incoming", { n: 2 }, mark(2)),
+      log.appendIf(1, "incoming", { n: 3 }, failing),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(["rejected", "rejected"]);
+    expect(await log.readAfter(1, "incoming", 0)).toEqual([]);
+    expect(await db.all(`SELECT n FROM marks`)).toEqual([]);
+    expect(await log.append(1, "incoming", { n: 5 })).toBe(1);
+  });
+});

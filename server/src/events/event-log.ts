@@ -47,6 +47,18 @@ export interface EventLog {
     data: object,
     options?: { upstreamId?: string },
   ): Promise<number>;
+  /**
+   * append(), but `onlyIf` runs first, in the transaction that stores the group `data` goes with:
+   * when it answers false the event is left out (the seq is null), and whatever `onlyIf` wrote
+   * commits, or rolls back, with the group. The inbox claims an activity so on SQLite
+   * (receive/accept-activity.ts); on PostgreSQL it would need a READ COMMITTED transaction.
+   */
+  appendIf(
+    accountId: number,
+    stream: StreamName,
+    data: object,
+    onlyIf: (tx: Db) => Promise<boolean>,
+  ): Promise<number | null>;
   /** Events after `afterSeq`, oldest first, at most `limit` (data is the stored JSON text). */
   readAfter(
     accountId: number,
@@ -98,7 +110,10 @@ export type AppendListener = (accountId: number, stream: StreamName, rows: Store
 
 interface Pending {
   event: AppendedEvent;
-  resolve(seq: number): void;
+  /** appendIf()'s condition, asked in the group's transaction. */
+  onlyIf?: (tx: Db) => Promise<boolean>;
+  /** The seq, or null when onlyIf declined. */
+  resolve(seq: number | null): void;
   reject(error: unknown): void;
 }
 
@@ -196,43 +211,72 @@ export function createEventLog(db: Db, bus: EventBus, options: EventLogOptions):
   const store = async (accountId: number, stream: StreamName, queue: Pending[], key: string) => {
     while (queue.length > 0) {
       const group = takeGroup(queue);
+      let kept = group;
       let last: number;
       try {
-        last = await appendEvents(
-          db,
-          accountId,
-          stream,
-          group.map((p) => p.event),
-        );
+        if (group.some((p) => p.onlyIf))
+          [kept, last] = await db.transaction(async (tx) => {
+            const kept: Pending[] = [];
+            for (const p of group) if (!p.onlyIf || (await p.onlyIf(tx))) kept.push(p);
+            const events = kept.map((p) => p.event);
+            return [
+              kept,
+              kept.length === 0 ? 0 : await appendEvents(tx, accountId, stream, events),
+            ];
+          });
+        else
+          last = await appendEvents(
+            db,
+            accountId,
+            stream,
+            group.map((p) => p.event),
+          );
       } catch (error) {
         for (const pending of group) pending.reject(error);
         continue;
       }
-      const first = last - group.length + 1;
+      if (kept !== group) {
+        const storing = new Set(kept);
+        for (const pending of group) if (!storing.has(pending)) pending.resolve(null);
+      }
+      if (kept.length === 0) continue;
+      const first = last - kept.length + 1;
       await stored(
         accountId,
         stream,
         first,
-        group.map((p) => p.event.json),
+        kept.map((p) => p.event.json),
       );
-      group.forEach((pending, i) => pending.resolve(first + i));
+      kept.forEach((pending, i) => pending.resolve(first + i));
     }
     queues.delete(key);
+  };
+
+  const enqueue = (
+    accountId: number,
+    stream: StreamName,
+    event: AppendedEvent,
+    onlyIf?: (tx: Db) => Promise<boolean>,
+  ) => {
+    const key = `${accountId}\u0000${stream}`;
+    return new Promise<number | null>((resolve, reject) => {
+      const pending: Pending = { event, onlyIf, resolve, reject };
+      const queue = queues.get(key);
+      if (queue) return void queue.push(pending);
+      const fresh: Pending[] = [pending];
+      queues.set(key, fresh);
+      setImmediate(() => void store(accountId, stream, fresh, key));
+    });
   };
 
   return {
     append(accountId, stream, data, options) {
       const event = withMeta(eventJson(data, maxBytes), data);
       if (options?.upstreamId !== undefined) event.upstreamId = options.upstreamId;
-      const key = `${accountId}\u0000${stream}`;
-      return new Promise<number>((resolve, reject) => {
-        const queue = queues.get(key);
-        if (queue) return void queue.push({ event, resolve, reject });
-        const fresh: Pending[] = [{ event, resolve, reject }];
-        queues.set(key, fresh);
-        setImmediate(() => void store(accountId, stream, fresh, key));
-      });
+      return enqueue(accountId, stream, event) as Promise<number>;
     },
+    appendIf: (accountId, stream, data, onlyIf) =>
+      enqueue(accountId, stream, withMeta(eventJson(data, maxBytes), data), onlyIf),
     readAfter,
     lastSeq: (accountId, stream) => lastEventSeq(db, accountId, stream),
     subscribe,

@@ -8,6 +8,25 @@ import type { AppendedEvent } from "../db/events.store.ts";
 
 const PUBLIC = new Set(["https://www.w3.org/ns/activitystreams#Public", "as:Public", "Public"]);
 
+// The same few actors and inboxes come again and again: each URL is parsed once.
+const knownHosts = new Map<string, readonly string[]>();
+const MAX_KNOWN_HOSTS = 10_000;
+
+/** The host of a URL, and its hostname when that differs (a port); none for what is no URL. */
+function hostsOf(url: string): readonly string[] {
+  let found = knownHosts.get(url);
+  if (found === undefined) {
+    const parsed = URL.canParse(url) ? new URL(url) : undefined;
+    found = [];
+    if (parsed?.host) found = [parsed.host.toLowerCase()];
+    if (parsed && parsed.host !== parsed.hostname)
+      found = [...found, parsed.hostname.toLowerCase()];
+    if (knownHosts.size >= MAX_KNOWN_HOSTS) knownHosts.delete(knownHosts.keys().next().value!);
+    knownHosts.set(url, found);
+  }
+  return found;
+}
+
 /** The event's JSON with its filter columns. */
 export function withMeta(json: string, event: object): AppendedEvent {
   const e = event as Record<string, unknown>;
@@ -15,13 +34,7 @@ export function withMeta(json: string, event: object): AppendedEvent {
   const hosts = new Set<string>();
   const addHost = (url: unknown) => {
     if (typeof url !== "string" || PUBLIC.has(url)) return;
-    try {
-      const parsed = new URL(url);
-      if (parsed.host) hosts.add(parsed.host.toLowerCase());
-      if (parsed.host !== parsed.hostname) hosts.add(parsed.hostname.toLowerCase());
-    } catch {
-      // not a URL: nothing to match
-    }
+    for (const host of hostsOf(url)) hosts.add(host);
   };
   if (typeof e.actor === "string") actors.add(e.actor);
   let kind: string | null = null;

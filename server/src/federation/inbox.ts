@@ -156,13 +156,18 @@ function keyIdOf(request: InboxRequest): string | null {
   return /keyid="([^"]+)"/i.exec(header)?.[1] ?? null;
 }
 
+// Senders come again and again: each actor id's host is worked out once.
+const hosts = new Map<string, string | undefined>();
+
 function hostOf(url: string | undefined): string | undefined {
   if (url === undefined) return undefined;
-  try {
-    return new URL(url).host || undefined;
-  } catch {
-    return undefined;
+  let host = hosts.get(url);
+  if (host === undefined && !hosts.has(url)) {
+    host = URL.canParse(url) ? new URL(url).host || undefined : undefined;
+    if (hosts.size >= 10_000) hosts.delete(hosts.keys().next().value!);
+    hosts.set(url, host);
   }
+  return host;
 }
 
 /** The client's address: the peer, or behind --trust-proxy the last X-Forwarded-For address. */

@@ -13,6 +13,7 @@ import {
   type Sink,
 } from "@logtape/logtape";
 import { createLineBuffer, type LineBuffer } from "./line-buffer.ts";
+import { formatRequestLine } from "./request-line.ts";
 
 export interface LoggingOptions {
   format: "text" | "json";
@@ -32,10 +33,11 @@ function fedifyLevel(level: LogLevel, floor: LogLevel): LogLevel {
 let stderrLines: LineBuffer | undefined;
 
 export async function configureLogging(options: LoggingOptions): Promise<void> {
+  const text = getTextFormatter({ timestamp: "rfc3339", value: "bare" });
   const format =
     options.format === "json"
       ? getJsonLinesFormatter({ message: "rendered", categorySeparator: "." })
-      : getTextFormatter({ timestamp: "rfc3339", value: "bare" });
+      : (record: LogRecord) => formatRequestLine(record) ?? text(record);
   // The lines of one event-loop turn are written together (line-buffer.ts), and whatever is
   // queued when the process exits is written then (stderr is synchronous for files and pipes on
   // Linux): a line logged just before process.exit is not lost.

@@ -34,6 +34,12 @@ function instrumentEventLog(events: EventLog, metrics: Metrics): EventLog {
         stop();
       }
     },
+    async appendIf(accountId, stream, data, onlyIf) {
+      const stop = metrics.eventAppend.startTimer({ stream });
+      const seq = await events.appendIf(accountId, stream, data, onlyIf);
+      if (seq !== null) stop();
+      return seq;
+    },
     // Timed only when the event is stored (not when its work declined).
     async appendInTransaction(accountId, stream, data, work, after) {
       const stop = metrics.eventAppend.startTimer({ stream });

@@ -6,6 +6,8 @@ import type { Services } from "../services.ts";
 import type { InboxHandlers } from "./inbox-handlers.ts";
 import {
   claimSeen,
+  claimStoredSeen,
+  claimsWithTheAppend,
   releaseClaim,
   sweepSeen,
   type Claim,
@@ -57,19 +59,28 @@ export async function acceptActivity(
   const recipients: string[] = [];
   for (const { id: recipient, accountId } of addressed) {
     const key = activityId === null ? null : { actorId: recipient, activityId, senderId: sender };
+    const event = () => ({
+      actor: recipient,
+      event_type: "incoming",
+      data: { raw, parsed: shared ?? normalizeData(raw, recipient) },
+      history_id: null,
+      trigger_id: null,
+      actor_info: actorInfo,
+    });
+    if (key && accountId != null && claimsWithTheAppend(services.db)) {
+      // SQLite: claim, event and mark in one commit (docs/adr/0016-inbox-claims-with-the-append.md).
+      const claimed = await appendClaimed(services, accountId, key, event());
+      if (claimed === "stored") continue;
+      if (claimed === "claimed") {
+        recipients.push(recipient);
+        continue;
+      }
+      // busy: a claim not yet stored, nor stale, from another process: waited for as below.
+    }
     if (key && (await claim(services, key)) === "stored") continue;
     recipients.push(recipient);
     try {
-      if (accountId != null) {
-        await services.events.append(accountId, "incoming", {
-          actor: recipient,
-          event_type: "incoming",
-          data: { raw, parsed: shared ?? normalizeData(raw, recipient) },
-          history_id: null,
-          trigger_id: null,
-          actor_info: actorInfo,
-        });
-      }
+      if (accountId != null) await services.events.append(accountId, "incoming", event());
     } catch (error) {
       if (key) await releaseClaim(services.db, key).catch(() => {});
       throw error;
@@ -99,6 +110,26 @@ async function claim(services: Services, key: SeenKey): Promise<Claim> {
     if (result !== "busy" || now > giveUp) return result === "busy" ? "claimed" : result;
     await new Promise((resolve) => setTimeout(resolve, BUSY_POLL_MS));
   }
+}
+
+/**
+ * The event stored with its claim, marked stored, in the transaction of the event log's group:
+ * "claimed" once stored; "stored" for a replay (nothing added); "busy" when another copy's claim
+ * is neither stored nor stale (nothing added: the caller waits for it).
+ */
+async function appendClaimed(
+  services: Services,
+  accountId: number,
+  key: SeenKey,
+  event: object,
+): Promise<Claim> {
+  let claimed: Claim = "busy";
+  await services.events.appendIf(accountId, "incoming", event, async (tx) => {
+    const now = Date.now();
+    claimed = await claimStoredSeen(tx, key, now, now - CLAIM_STALE_MS);
+    return claimed === "claimed";
+  });
+  return claimed;
 }
 
 function accountsOf(addressed: Recipient[]): number[] {

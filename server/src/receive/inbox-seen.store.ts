@@ -39,6 +39,45 @@ export async function claimSeen(
   return Number(row.stored) === 1 ? "stored" : "busy";
 }
 
+/**
+ * Whether a claim goes in with its event, in the event log's transaction (claimStoredSeen): on
+ * SQLite, whose one writer at a time makes that transaction the claim's whole window. On
+ * PostgreSQL the claim commits first, on its own, as claimSeen() and the grouped claims do.
+ */
+export const claimsWithTheAppend = (db: Db): boolean => db.dialect === "sqlite";
+
+/**
+ * claimSeen() for a claim made in the same transaction that stores its event (SQLite: the event
+ * log's group, docs/adr/0016-inbox-claims-with-the-append.md): the row goes in as stored at once,
+ * for if the event is not stored the transaction, claim and all, rolls back. A claim taken over
+ * from a process that died is marked stored the same way.
+ */
+export async function claimStoredSeen(
+  db: Db,
+  key: SeenKey,
+  now: number,
+  staleBefore: number,
+): Promise<Claim> {
+  const params = [key.actorId, key.activityId, key.senderId];
+  const inserted = await db.run(
+    `INSERT INTO inbox_seen (actor_id, activity_id, sender_id, received_at, stored)
+     VALUES (?, ?, ?, ?, 1) ON CONFLICT DO NOTHING`,
+    [...params, now],
+  );
+  if (inserted.changes > 0) return "claimed";
+  const takenOver = await db.run(
+    `UPDATE inbox_seen SET received_at = ?, stored = 1
+     WHERE actor_id = ? AND activity_id = ? AND sender_id = ? AND stored = 0 AND received_at < ?`,
+    [now, ...params, staleBefore],
+  );
+  if (takenOver.changes > 0) return "claimed";
+  const row = await db.get<{ stored: number | bigint }>(
+    `SELECT stored FROM inbox_seen WHERE actor_id = ? AND activity_id = ? AND sender_id = ?`,
+    params,
+  );
+  return row !== undefined && Number(row.stored) === 1 ? "stored" : "busy";
+}
+
 // On PostgreSQL a group's keys go as one JSON array, so that the statement's text is the same
 // for any number of them: postgres.js prepares each new text on each pooled connection (a
 // Parse/Describe round trip before the first run), and with a VALUES row per key every group
