@@ -29,49 +29,60 @@ export interface AppendedEvent {
 // PostgreSQL: one statement, so one round trip and READ COMMITTED (a SERIALIZABLE transaction
 // would fail with 40001 when two appends update the same counter row). ON CONFLICT DO UPDATE
 // waits for the row lock and then adds to the newest committed value. A group of k events
-// takes seqs last-k+1 … last, the events given as one JSON array of their texts.
-const appendPostgres = `WITH next AS (
+// takes seqs last-k+1 … last, the events given as one JSON array of their texts. With a bus
+// channel (`announce`), the same statement NOTIFYs it of the last seq, in the shape the bus
+// reads (db/postgres-bus.ts: accountId, stream, seq); PostgreSQL delivers it as the append
+// commits, and never for an append that does not.
+const appendPostgres = (announce: boolean) => `WITH next AS (
     INSERT INTO event_streams (account_id, stream, seq) VALUES (?, ?, ?)
     ON CONFLICT (account_id, stream) DO UPDATE SET seq = event_streams.seq + excluded.seq
-    RETURNING seq)
-  INSERT INTO events (account_id, stream, seq, data, created_at, kind, actors, hosts, upstream_id)
-  SELECT ?, ?, next.seq - ? + d.ord, d.e->>0, ?, d.e->>1, d.e->>2, d.e->>3, d.e->>4
-  FROM next, json_array_elements((?::text)::json) WITH ORDINALITY AS d(e, ord)
-  RETURNING seq`;
+    RETURNING seq),
+  appended AS (
+    INSERT INTO events (account_id, stream, seq, data, created_at, kind, actors, hosts, upstream_id)
+    SELECT ?, ?, next.seq - ? + d.ord, d.e->>0, ?, d.e->>1, d.e->>2, d.e->>3, d.e->>4
+    FROM next, json_array_elements((?::text)::json) WITH ORDINALITY AS d(e, ord))
+  SELECT next.seq AS last${
+    announce
+      ? `, pg_notify(?, json_build_object('accountId', ?::bigint, 'stream', ?::text, 'seq', next.seq)::text) AS announced`
+      : ""
+  } FROM next`;
+const appendQuietly = appendPostgres(false);
+const appendAnnounced = appendPostgres(true);
 
 const bumpCounter = `INSERT INTO event_streams (account_id, stream, seq) VALUES (?, ?, ?)
   ON CONFLICT (account_id, stream) DO UPDATE SET seq = event_streams.seq + excluded.seq
   RETURNING seq`;
 
-/** Stores `events` as the stream's next events, in order, in one transaction; the last seq. */
+/**
+ * Stores `events` as the stream's next events, in order, in one transaction; the last seq.
+ * `announce`: on PostgreSQL, the bus's NOTIFY channel (EventBus.appendChannel), told of the last
+ * seq by the append itself; ignored on SQLite.
+ */
 export async function appendEvents(
   db: Db,
   accountId: number,
   stream: string,
   events: readonly AppendedEvent[],
+  announce?: string,
 ): Promise<number> {
   const now = Date.now();
   const k = events.length;
   if (db.dialect === "postgres") {
-    const rows = await db.all<{ seq: number }>(appendPostgres, [
-      accountId,
-      stream,
-      k,
-      accountId,
-      stream,
-      k,
-      now,
-      JSON.stringify(
-        events.map((e) => [
-          e.json,
-          e.kind ?? null,
-          e.actors ?? null,
-          e.hosts ?? null,
-          e.upstreamId ?? null,
-        ]),
-      ),
-    ]);
-    return Math.max(...rows.map((row) => Number(row.seq)));
+    const json = JSON.stringify(
+      events.map((e) => [
+        e.json,
+        e.kind ?? null,
+        e.actors ?? null,
+        e.hosts ?? null,
+        e.upstreamId ?? null,
+      ]),
+    );
+    const params = [accountId, stream, k, accountId, stream, k, now, json];
+    const row = await db.get<{ last: number }>(
+      announce === undefined ? appendQuietly : appendAnnounced,
+      announce === undefined ? params : [...params, announce, accountId, stream],
+    );
+    return Number(row!.last);
   }
   // SQLite: BEGIN IMMEDIATE already serialises every writer; the counter keeps ids growing.
   return db.transaction(async (tx) => {

@@ -120,6 +120,8 @@ function takeGroup(queue: Pending[]): Pending[] {
 
 export function createEventLog(db: Db, bus: EventBus, options: EventLogOptions): EventLog {
   const pruneEvery = options.pruneEvery ?? Math.min(options.cap, 100);
+  // PostgreSQL's bus hears appends from the append's own statement (db/bus.ts, appendChannel).
+  const announce = bus.appendChannel;
   const maxBytes = options.maxEventBytes ?? MAX_EVENT_BYTES;
   // Error events of a trigger are stored without its body (report-error.ts); a reader of the
   // log gets them whole, a connection once per trigger (completeForConnection).
@@ -163,13 +165,14 @@ export function createEventLog(db: Db, bus: EventBus, options: EventLogOptions):
     const last = first + jsons.length - 1;
     // After the commit, and not awaited: history's search copy (PostgreSQL) comes later.
     scheduleSearchIndexing(db);
-    await bus.publish({ accountId, stream, seq: last }).catch((error: Error) =>
-      log.error("announcing {stream} event {seq} failed: {error}", {
-        stream,
-        seq: last,
-        error: error.message,
-      }),
-    );
+    if (announce === undefined)
+      await bus.publish({ accountId, stream, seq: last }).catch((error: Error) =>
+        log.error("announcing {stream} event {seq} failed: {error}", {
+          stream,
+          seq: last,
+          error: error.message,
+        }),
+      );
     // Outside the append: the counter row is not held while old events are deleted, and a
     // failed prune costs only space until the next one.
     if (
@@ -203,6 +206,7 @@ export function createEventLog(db: Db, bus: EventBus, options: EventLogOptions):
           accountId,
           stream,
           group.map((p) => p.event),
+          announce,
         );
       } catch (error) {
         for (const pending of group) pending.reject(error);
@@ -248,7 +252,7 @@ export function createEventLog(db: Db, bus: EventBus, options: EventLogOptions):
       // Its seq comes from the stream's counter row, as the grouped appends' do (docs/adr/0008).
       const seq = await db.transaction(async (tx) => {
         if (!(await work(tx))) return null;
-        const seq = await appendEvents(tx, accountId, stream, [event]);
+        const seq = await appendEvents(tx, accountId, stream, [event], announce);
         await after?.(tx, seq);
         return seq;
       });
