@@ -24,23 +24,42 @@ export interface AppendedEvent {
   hosts?: string | null;
   /** The id an upstream gave the event (recorded from its broker); unique per account. */
   upstreamId?: string | null;
+  /**
+   * The inbox's claim (inbox_seen) that this event stores: marked stored by the append itself,
+   * so that the event and the mark commit together (no second commit, and no moment at which
+   * the event is stored and its claim still open to a stale takeover that would store it twice).
+   */
+  claim?: InboxClaim | null;
+}
+
+/** An inbox_seen row's key: the receiving actor, the activity id and its sender. */
+export interface InboxClaim {
+  actorId: string;
+  activityId: string;
+  senderId: string;
 }
 
 // PostgreSQL: one statement, so one round trip and READ COMMITTED (a SERIALIZABLE transaction
 // would fail with 40001 when two appends update the same counter row). ON CONFLICT DO UPDATE
 // waits for the row lock and then adds to the newest committed value. A group of k events
-// takes seqs last-k+1 … last, the events given as one JSON array of their texts. With a bus
+// takes seqs last-k+1 … last, the events given as one JSON array of their texts; the inbox
+// claims they store are marked in the same statement (AppendedEvent.claim). With a bus
 // channel (`announce`), the same statement NOTIFYs it of the last seq, in the shape the bus
 // reads (db/postgres-bus.ts: accountId, stream, seq); PostgreSQL delivers it as the append
 // commits, and never for an append that does not.
-const appendPostgres = (announce: boolean) => `WITH next AS (
+const appendPostgres = (announce: boolean) => `WITH input AS (
+    SELECT d.e, d.ord FROM json_array_elements((?::text)::json) WITH ORDINALITY AS d(e, ord)),
+  next AS (
     INSERT INTO event_streams (account_id, stream, seq) VALUES (?, ?, ?)
     ON CONFLICT (account_id, stream) DO UPDATE SET seq = event_streams.seq + excluded.seq
     RETURNING seq),
   appended AS (
     INSERT INTO events (account_id, stream, seq, data, created_at, kind, actors, hosts, upstream_id)
-    SELECT ?, ?, next.seq - ? + d.ord, d.e->>0, ?, d.e->>1, d.e->>2, d.e->>3, d.e->>4
-    FROM next, json_array_elements((?::text)::json) WITH ORDINALITY AS d(e, ord))
+    SELECT ?, ?, next.seq - ? + i.ord, i.e->>0, ?, i.e->>1, i.e->>2, i.e->>3, i.e->>4
+    FROM next, input i),
+  marked AS (
+    UPDATE inbox_seen SET stored = 1 WHERE (actor_id, activity_id, sender_id) IN (
+      SELECT i.e->>5, i.e->>6, i.e->>7 FROM input i WHERE i.e->>5 IS NOT NULL))
   SELECT next.seq AS last${
     announce
       ? `, pg_notify(?, json_build_object('accountId', ?::bigint, 'stream', ?::text, 'seq', next.seq)::text) AS announced`
@@ -54,7 +73,8 @@ const bumpCounter = `INSERT INTO event_streams (account_id, stream, seq) VALUES 
   RETURNING seq`;
 
 /**
- * Stores `events` as the stream's next events, in order, in one transaction; the last seq.
+ * Stores `events` as the stream's next events, in order, in one transaction, with their inbox
+ * claims marked stored; the last seq.
  * `announce`: on PostgreSQL, the bus's NOTIFY channel (EventBus.appendChannel), told of the last
  * seq by the append itself; ignored on SQLite.
  */
@@ -75,9 +95,10 @@ export async function appendEvents(
         e.actors ?? null,
         e.hosts ?? null,
         e.upstreamId ?? null,
+        ...(e.claim ? [e.claim.actorId, e.claim.activityId, e.claim.senderId] : []),
       ]),
     );
-    const params = [accountId, stream, k, accountId, stream, k, now, json];
+    const params = [json, accountId, stream, k, accountId, stream, k, now];
     const row = await db.get<{ last: number }>(
       announce === undefined ? appendQuietly : appendAnnounced,
       announce === undefined ? params : [...params, announce, accountId, stream],
@@ -103,6 +124,16 @@ export async function appendEvents(
           e.hosts ?? null,
           e.upstreamId ?? null,
         ],
+      );
+    }
+    const claims = events.flatMap((e) => (e.claim ? [e.claim] : []));
+    for (let i = 0; i < claims.length; i += 300) {
+      const chunk = claims.slice(i, i + 300);
+      await tx.run(
+        `UPDATE inbox_seen SET stored = 1 WHERE (actor_id, activity_id, sender_id) IN (VALUES ${chunk
+          .map(() => "(?, ?, ?)")
+          .join(", ")})`,
+        chunk.flatMap((c) => [c.actorId, c.activityId, c.senderId]),
       );
     }
     return last;

@@ -9,6 +9,7 @@ import { scheduleSearchIndexing } from "../db/event-search.store.ts";
 import {
   appendEvents,
   type AppendedEvent,
+  type InboxClaim,
   lastEventSeq,
   pruneEvents,
   readEventsAfter,
@@ -39,13 +40,14 @@ export interface EventLogOptions {
 export interface EventLog {
   /**
    * Stores `data` as the next event of the stream and announces it; returns the seq.
-   * `upstreamId`: the id an upstream gave it (recorded events), unique per account.
+   * `upstreamId`: the id an upstream gave it (recorded events), unique per account. `claim`:
+   * the inbox claim the event stores, marked stored in the append's own commit.
    */
   append(
     accountId: number,
     stream: StreamName,
     data: object,
-    options?: { upstreamId?: string },
+    options?: { upstreamId?: string; claim?: InboxClaim },
   ): Promise<number>;
   /** Events after `afterSeq`, oldest first, at most `limit` (data is the stored JSON text). */
   readAfter(
@@ -228,6 +230,7 @@ export function createEventLog(db: Db, bus: EventBus, options: EventLogOptions):
     append(accountId, stream, data, options) {
       const event = withMeta(eventJson(data, maxBytes), data);
       if (options?.upstreamId !== undefined) event.upstreamId = options.upstreamId;
+      if (options?.claim !== undefined) event.claim = options.claim;
       const key = `${accountId}\u0000${stream}`;
       return new Promise<number>((resolve, reject) => {
         const queue = queues.get(key);

@@ -61,20 +61,26 @@ export async function acceptActivity(
     recipients.push(recipient);
     try {
       if (accountId != null) {
-        await services.events.append(accountId, "incoming", {
-          actor: recipient,
-          event_type: "incoming",
-          data: { raw, parsed: shared ?? normalizeData(raw, recipient) },
-          history_id: null,
-          trigger_id: null,
-          actor_info: actorInfo,
-        });
+        // The claim is marked stored by the append itself, in the same commit.
+        await services.events.append(
+          accountId,
+          "incoming",
+          {
+            actor: recipient,
+            event_type: "incoming",
+            data: { raw, parsed: shared ?? normalizeData(raw, recipient) },
+            history_id: null,
+            trigger_id: null,
+            actor_info: actorInfo,
+          },
+          key ? { claim: key } : undefined,
+        );
       }
     } catch (error) {
       if (key) await releaseClaim(services.db, key).catch(() => {});
       throw error;
     }
-    if (key) await markStoredGrouped(services.db, key);
+    if (key && accountId == null) await markStoredGrouped(services.db, key);
   }
   await sweepNowAndThen(services);
   const accounts = accountsOf(addressed);
