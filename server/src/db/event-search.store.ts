@@ -142,17 +142,3 @@ export async function searchMark(db: Db, accountId: number, stream: string): Pro
   );
   return Number(row?.indexed_seq ?? 0);
 }
-
-/** Deletes the stream's copies numbered `upTo` and below (after its events were pruned). */
-export async function pruneSearch(
-  db: Db,
-  accountId: number,
-  stream: string,
-  upTo: number,
-): Promise<void> {
-  await db.run(`DELETE FROM event_search WHERE account_id = ? AND stream = ? AND seq <= ?`, [
-    accountId,
-    stream,
-    upTo,
-  ]);
-}

@@ -1,5 +1,5 @@
 import type { Db } from "./db.ts";
-import { pruneSearch, searchMark } from "./event-search.store.ts";
+import { searchMark } from "./event-search.store.ts";
 
 // The events table and its per-stream counter (event_streams). An append takes the next seq by
 // bumping the stream's counter row in the same transaction as the insert: the row lock makes
@@ -150,18 +150,33 @@ export async function storedUpstreamIds(db: Db, ids: readonly string[]): Promise
   return new Set(rows.map((row) => `${Number(row.account_id)} ${row.upstream_id}`));
 }
 
-/** Deletes the stream's events numbered `upTo` and below; returns how many. */
+// PostgreSQL: the events and their search copies in one statement, whose commit does not wait
+// for a WAL flush (its own transaction's setting only). A prune lost with a crash of PostgreSQL
+// deletes nothing anyone relies on, and the next one deletes it all again; meanwhile the event
+// log waits for it before answering the appends that passed the mark.
+const prunePostgres = `WITH gone AS (
+    DELETE FROM events WHERE account_id = ? AND stream = ? AND seq <= ? RETURNING seq),
+  copies AS (DELETE FROM event_search WHERE account_id = ? AND stream = ? AND seq <= ?)
+  SELECT (SELECT COUNT(*) FROM gone) AS n, set_config('synchronous_commit', 'off', true) AS quick`;
+
+/** Deletes the stream's events numbered `upTo` and below (on PostgreSQL their search copies too); how many. */
 export async function pruneEvents(
   db: Db,
   accountId: number,
   stream: string,
   upTo: number,
 ): Promise<number> {
+  if (db.dialect === "postgres") {
+    const row = await db.get<{ n: number }>(prunePostgres, [
+      ...[accountId, stream, upTo],
+      ...[accountId, stream, upTo],
+    ]);
+    return Number(row?.n ?? 0);
+  }
   const { changes } = await db.run(
     `DELETE FROM events WHERE account_id = ? AND stream = ? AND seq <= ?`,
     [accountId, stream, upTo],
   );
-  if (db.dialect === "postgres") await pruneSearch(db, accountId, stream, upTo);
   return changes;
 }
 
