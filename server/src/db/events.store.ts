@@ -42,24 +42,27 @@ export interface InboxClaim {
 // PostgreSQL: one statement, so one round trip and READ COMMITTED (a SERIALIZABLE transaction
 // would fail with 40001 when two appends update the same counter row). ON CONFLICT DO UPDATE
 // waits for the row lock and then adds to the newest committed value. A group of k events
-// takes seqs last-k+1 … last, the events given as one JSON array of their texts; the inbox
+// takes seqs last-k+1 … last, the events given as one JSON array of objects; the inbox
 // claims they store are marked in the same statement (AppendedEvent.claim). With a bus
 // channel (`announce`), the same statement NOTIFYs it of the last seq, in the shape the bus
 // reads (db/postgres-bus.ts: accountId, stream, seq); PostgreSQL delivers it as the append
 // commits, and never for an append that does not.
 const appendPostgres = (announce: boolean) => `WITH input AS (
-    SELECT d.e, d.ord FROM json_array_elements((?::text)::json) WITH ORDINALITY AS d(e, ord)),
+    SELECT * FROM ROWS FROM (json_to_recordset((?::text)::json) AS (
+      data text, kind text, actors text, hosts text, upstream_id text,
+      actor_id text, activity_id text, sender_id text)) WITH ORDINALITY AS i(
+      data, kind, actors, hosts, upstream_id, actor_id, activity_id, sender_id, ord)),
   next AS (
     INSERT INTO event_streams (account_id, stream, seq) VALUES (?, ?, ?)
     ON CONFLICT (account_id, stream) DO UPDATE SET seq = event_streams.seq + excluded.seq
     RETURNING seq),
   appended AS (
     INSERT INTO events (account_id, stream, seq, data, created_at, kind, actors, hosts, upstream_id)
-    SELECT ?, ?, next.seq - ? + i.ord, i.e->>0, ?, i.e->>1, i.e->>2, i.e->>3, i.e->>4
+    SELECT ?, ?, next.seq - ? + i.ord, i.data, ?, i.kind, i.actors, i.hosts, i.upstream_id
     FROM next, input i),
   marked AS (
     UPDATE inbox_seen SET stored = 1 WHERE (actor_id, activity_id, sender_id) IN (
-      SELECT i.e->>5, i.e->>6, i.e->>7 FROM input i WHERE i.e->>5 IS NOT NULL))
+      SELECT i.actor_id, i.activity_id, i.sender_id FROM input i WHERE i.actor_id IS NOT NULL))
   SELECT next.seq AS last${
     announce
       ? `, pg_notify(?, json_build_object('accountId', ?::bigint, 'stream', ?::text, 'seq', next.seq)::text) AS announced`
@@ -88,15 +91,19 @@ export async function appendEvents(
   const now = Date.now();
   const k = events.length;
   if (db.dialect === "postgres") {
+    // Objects, one per event, that json_to_recordset reads in one pass each (`->>` on a json
+    // array element parses the element, event text included, once per field).
     const json = JSON.stringify(
-      events.map((e) => [
-        e.json,
-        e.kind ?? null,
-        e.actors ?? null,
-        e.hosts ?? null,
-        e.upstreamId ?? null,
-        ...(e.claim ? [e.claim.actorId, e.claim.activityId, e.claim.senderId] : []),
-      ]),
+      events.map((e) => ({
+        data: e.json,
+        kind: e.kind ?? null,
+        actors: e.actors ?? null,
+        hosts: e.hosts ?? null,
+        upstream_id: e.upstreamId ?? null,
+        actor_id: e.claim?.actorId ?? null,
+        activity_id: e.claim?.activityId ?? null,
+        sender_id: e.claim?.senderId ?? null,
+      })),
     );
     const params = [json, accountId, stream, k, accountId, stream, k, now];
     const row = await db.get<{ last: number }>(
