@@ -158,8 +158,8 @@ if (INBOX) {
   await pause(500);
   if (pgBefore) {
     // PostgreSQL's own work for the load (its backends serving this database): not in the
-    // server CPU above. Once at the load's end, then again once history's search copy (made
-    // when appends pause, docs/history-search.md) has caught up: the copy's share apart.
+    // server CPU above. Half a second after the load, then again once history's search copy
+    // (made when appends pause, docs/history-search.md) has caught up, so that it is counted.
     const atEnd = await postgresCpuMs(freshPostgres!.url);
     const copyWaited = await searchCopyCaughtUp(freshPostgres!.url, 20_000);
     const afterCopy = await postgresCpuMs(freshPostgres!.url);
@@ -169,7 +169,7 @@ if (INBOX) {
       return ms / INBOX_N;
     };
     console.log(
-      `Corral inbox: PostgreSQL's backends for its database used ${since(atEnd).toFixed(2)} ms CPU/activity besides by the load's end, ${since(afterCopy).toFixed(2)} ms with history's search copy (caught up ${copyWaited} ms later)`,
+      `Corral inbox: PostgreSQL's backends for its database used ${since(atEnd).toFixed(2)} ms CPU/activity besides half a second after the load, ${since(afterCopy).toFixed(2)} ms once history's search copy had caught up (${copyWaited} ms after that)`,
     );
   }
   const onStream = stream.seen();
