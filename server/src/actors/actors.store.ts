@@ -220,14 +220,26 @@ export async function findActorAccounts(
   const found: { id: string; accountId: number | null; deleted: boolean }[] = [];
   for (let i = 0; i < ids.length; i += 200) {
     const chunk = ids.slice(i, i + 200);
-    const rows = await db.all<{
+    type Row = {
       id: string;
       account_id: number | bigint | null;
       deleted_at: number | bigint | null;
-    }>(
-      `SELECT id, account_id, deleted_at FROM actors WHERE id IN (${chunk.map(() => "?").join(", ")})`,
-      chunk,
-    );
+    };
+    // PostgreSQL: the ids as one JSON array, so that the text is the same for any number of them
+    // (postgres.js prepares each new text on each pooled connection, a round trip of its own;
+    // the inbox asks this for every group of activities, of any size). `= ANY(ARRAY(…))`, not
+    // `IN (SELECT …)`: the latter was planned as a scan of all actors.
+    const rows =
+      db.dialect === "postgres"
+        ? await db.all<Row>(
+            `SELECT id, account_id, deleted_at FROM actors
+             WHERE id = ANY(ARRAY(SELECT json_array_elements_text((?::text)::json)))`,
+            [JSON.stringify(chunk)],
+          )
+        : await db.all<Row>(
+            `SELECT id, account_id, deleted_at FROM actors WHERE id IN (${chunk.map(() => "?").join(", ")})`,
+            chunk,
+          );
     for (const row of rows)
       found.push({
         id: row.id,

@@ -1,9 +1,12 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { Db } from "../db/db.ts";
+import { openDatabase } from "../db/open.ts";
 import { openFreshDatabase } from "../../test/fresh.ts";
+import { createTestDatabase } from "../../test/db/postgres-test-database.ts";
 import {
   actorDocument,
   createActor,
+  findActorAccounts,
   findActor,
   listActors,
   listIdentifiers,
@@ -147,5 +150,39 @@ describe("actors", () => {
       id: created.actor.id,
     });
     expect(await listActors(db, accountId)).toEqual([]);
+  });
+});
+
+describe("findActorAccounts on PostgreSQL", () => {
+  it("finds the actors among any number of ids with one prepared statement", async () => {
+    // The inbox asks for each group of activities; postgres.js prepares each new statement
+    // text on each connection (a round trip before its first run), so one text per number of
+    // ids cost most groups a round trip.
+    const database = await createTestDatabase();
+    ({ db } = await openDatabase(database.url, { pool: 1 }));
+    try {
+      await db.run(
+        `INSERT INTO accounts (name, password_hash, created_at) VALUES ('alice', 'x', 0)`,
+      );
+      const made: string[] = [];
+      for (const handle of ["a1", "a2", "a3"]) {
+        const result = await createActor(db, { accountId: 1, baseUrl: "http://h", handle });
+        if (!result.ok) throw new Error(result.error);
+        made.push(result.actor.id);
+      }
+      for (const ids of [[made[0]!], [made[1]!, "http://h/actor/none"], made, [...made, "x"]]) {
+        const found = await findActorAccounts(db, ids);
+        expect(found.map((f) => f.id).sort()).toEqual(ids.filter((id) => made.includes(id)).sort());
+        expect(found.every((f) => f.accountId === 1 && !f.deleted)).toBe(true);
+      }
+      const prepared = await db.all<{ n: number }>(
+        `SELECT COUNT(*) AS n FROM pg_prepared_statements
+         WHERE statement LIKE 'SELECT id, account_id, deleted_at FROM actors%'`,
+      );
+      expect(prepared[0]!.n).toBe(1);
+    } finally {
+      await db.close();
+      await database.drop();
+    }
   });
 });

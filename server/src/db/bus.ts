@@ -20,6 +20,12 @@ export interface EventBus {
   subscribe(listener: (message: BusMessage) => void): () => void;
   /** Releases connections, where the bus has any. */
   close?(): Promise<void>;
+  /**
+   * PostgreSQL's bus: the NOTIFY channel it listens on. An event append names it, so that the
+   * append's own statement announces its events as it commits (db/events.store.ts), and the
+   * event log does not publish() them again: one statement, one commit, no second round trip.
+   */
+  appendChannel?: string;
 }
 
 /** A bus for a single process. */

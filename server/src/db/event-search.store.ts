@@ -12,13 +12,26 @@ const log = getLogger(["corral", "db"]);
 
 /** Events copied per statement: GIN's pending list takes a group far faster than one at a time. */
 const GROUP = 2000;
-/** After an append, how long the indexer waits so that what arrives meanwhile goes in one group. */
-const DELAY_MS = 100;
+/**
+ * The copy starts once appends have paused this long: during a burst of them (the inbox under
+ * load) it would take the CPU that the appends' senders are waiting for, and what arrives
+ * meanwhile goes in one group.
+ */
+const QUIET_MS = 250;
+/**
+ * …or at the latest this long after the first append it has not copied, so that under sustained
+ * load history's searches scan at most about this much of each stream above the mark.
+ */
+const MAX_WAIT_MS = 2000;
 /** The lock that keeps processes sharing a database from copying the same events at once. */
 const LOCK = 0x636f7273;
 
 interface Indexer {
+  quietMs: number;
+  maxWaitMs: number;
   timer?: NodeJS.Timeout;
+  /** When the first append not yet asked of a pass asked for one (ms). */
+  firstAsked?: number;
   running?: Promise<void>;
   /** Asked again while a pass was running: run another when it ends. */
   again: boolean;
@@ -29,13 +42,19 @@ const indexers = new WeakMap<Db, Indexer>();
 
 const indexerOf = (db: Db): Indexer => {
   let indexer = indexers.get(db);
-  if (!indexer) indexers.set(db, (indexer = { again: false, stopped: false }));
+  if (!indexer)
+    indexers.set(
+      db,
+      (indexer = { quietMs: QUIET_MS, maxWaitMs: MAX_WAIT_MS, again: false, stopped: false }),
+    );
   return indexer;
 };
 
 /**
- * Asks for the events appended so far to be copied into event_search soon (PostgreSQL; nothing on
- * SQLite). Call it with the pool's Db after the append has committed, never with a transaction's.
+ * Asks for the events appended so far to be copied into event_search soon: once appends pause
+ * (QUIET_MS), at the latest MAX_WAIT_MS after the first not yet asked of a pass (PostgreSQL;
+ * nothing on SQLite). Call it with the pool's Db after the append has committed, never with a
+ * transaction's.
  */
 export function scheduleSearchIndexing(db: Db): void {
   if (db.dialect !== "postgres") return;
@@ -45,9 +64,13 @@ export function scheduleSearchIndexing(db: Db): void {
     indexer.again = true;
     return;
   }
-  if (indexer.timer) return;
+  const now = Date.now();
+  indexer.firstAsked ??= now;
+  clearTimeout(indexer.timer);
+  const at = Math.min(now + indexer.quietMs, indexer.firstAsked + indexer.maxWaitMs);
   indexer.timer = setTimeout(() => {
     indexer.timer = undefined;
+    indexer.firstAsked = undefined;
     indexer.running = runPasses(db, indexer).finally(() => {
       indexer.running = undefined;
       if (indexer.again && !indexer.stopped) {
@@ -55,8 +78,13 @@ export function scheduleSearchIndexing(db: Db): void {
         scheduleSearchIndexing(db);
       }
     });
-  }, DELAY_MS);
+  }, at - now);
   indexer.timer.unref();
+}
+
+/** Other waits than QUIET_MS and MAX_WAIT_MS for the indexer of `db` (tests). */
+export function setSearchIndexingWaits(db: Db, waits: { quietMs: number; maxWaitMs: number }) {
+  Object.assign(indexerOf(db), waits);
 }
 
 /** Stops the indexer of `db` and waits for a running pass (before the pool closes). */
@@ -86,11 +114,16 @@ async function runPasses(db: Db, indexer: Indexer): Promise<void> {
  */
 export async function indexSearchGroup(db: Db, options: { wait?: boolean } = {}): Promise<number> {
   return db.transaction(async (tx) => {
-    if (options.wait) await tx.run(`SELECT pg_advisory_xact_lock(?)`, [LOCK]);
+    // The copy is derived from committed events, its marks in the same transaction: a copy lost
+    // with a crash of PostgreSQL is made again, so its commit does not wait for a WAL flush
+    // (this transaction's setting only), and leaves the disk to the inbox's appends.
+    const quick = `set_config('synchronous_commit', 'off', true)`;
+    if (options.wait) await tx.run(`SELECT pg_advisory_xact_lock(?), ${quick}`, [LOCK]);
     else {
-      const turn = await tx.get<{ ok: boolean }>(`SELECT pg_try_advisory_xact_lock(?) AS ok`, [
-        LOCK,
-      ]);
+      const turn = await tx.get<{ ok: boolean }>(
+        `SELECT pg_try_advisory_xact_lock(?) AS ok, ${quick}`,
+        [LOCK],
+      );
       if (!turn?.ok) return 0;
     }
     const pending = await tx.all<{ account_id: number; stream: string; mark: number }>(
@@ -136,18 +169,4 @@ export async function searchMark(db: Db, accountId: number, stream: string): Pro
     [accountId, stream],
   );
   return Number(row?.indexed_seq ?? 0);
-}
-
-/** Deletes the stream's copies numbered `upTo` and below (after its events were pruned). */
-export async function pruneSearch(
-  db: Db,
-  accountId: number,
-  stream: string,
-  upTo: number,
-): Promise<void> {
-  await db.run(`DELETE FROM event_search WHERE account_id = ? AND stream = ? AND seq <= ?`, [
-    accountId,
-    stream,
-    upTo,
-  ]);
 }

@@ -1,5 +1,5 @@
 import type { Db } from "./db.ts";
-import { pruneSearch, searchMark } from "./event-search.store.ts";
+import { searchMark } from "./event-search.store.ts";
 
 // The events table and its per-stream counter (event_streams). An append takes the next seq by
 // bumping the stream's counter row in the same transaction as the insert: the row lock makes
@@ -24,54 +24,93 @@ export interface AppendedEvent {
   hosts?: string | null;
   /** The id an upstream gave the event (recorded from its broker); unique per account. */
   upstreamId?: string | null;
+  /**
+   * The inbox's claim (inbox_seen) that this event stores: marked stored by the append itself,
+   * so that the event and the mark commit together (no second commit, and no moment at which
+   * the event is stored and its claim still open to a stale takeover that would store it twice).
+   */
+  claim?: InboxClaim | null;
+}
+
+/** An inbox_seen row's key: the receiving actor, the activity id and its sender. */
+export interface InboxClaim {
+  actorId: string;
+  activityId: string;
+  senderId: string;
 }
 
 // PostgreSQL: one statement, so one round trip and READ COMMITTED (a SERIALIZABLE transaction
 // would fail with 40001 when two appends update the same counter row). ON CONFLICT DO UPDATE
 // waits for the row lock and then adds to the newest committed value. A group of k events
-// takes seqs last-k+1 … last, the events given as one JSON array of their texts.
-const appendPostgres = `WITH next AS (
+// takes seqs last-k+1 … last, the events given as one JSON array of objects; the inbox
+// claims they store are marked in the same statement (AppendedEvent.claim). With a bus
+// channel (`announce`), the same statement NOTIFYs it of the last seq, in the shape the bus
+// reads (db/postgres-bus.ts: accountId, stream, seq); PostgreSQL delivers it as the append
+// commits, and never for an append that does not.
+const appendPostgres = (announce: boolean) => `WITH input AS (
+    SELECT * FROM ROWS FROM (json_to_recordset((?::text)::json) AS (
+      data text, kind text, actors text, hosts text, upstream_id text,
+      actor_id text, activity_id text, sender_id text)) WITH ORDINALITY AS i(
+      data, kind, actors, hosts, upstream_id, actor_id, activity_id, sender_id, ord)),
+  next AS (
     INSERT INTO event_streams (account_id, stream, seq) VALUES (?, ?, ?)
     ON CONFLICT (account_id, stream) DO UPDATE SET seq = event_streams.seq + excluded.seq
-    RETURNING seq)
-  INSERT INTO events (account_id, stream, seq, data, created_at, kind, actors, hosts, upstream_id)
-  SELECT ?, ?, next.seq - ? + d.ord, d.e->>0, ?, d.e->>1, d.e->>2, d.e->>3, d.e->>4
-  FROM next, json_array_elements((?::text)::json) WITH ORDINALITY AS d(e, ord)
-  RETURNING seq`;
+    RETURNING seq),
+  appended AS (
+    INSERT INTO events (account_id, stream, seq, data, created_at, kind, actors, hosts, upstream_id)
+    SELECT ?, ?, next.seq - ? + i.ord, i.data, ?, i.kind, i.actors, i.hosts, i.upstream_id
+    FROM next, input i),
+  marked AS (
+    UPDATE inbox_seen SET stored = 1 WHERE (actor_id, activity_id, sender_id) IN (
+      SELECT i.actor_id, i.activity_id, i.sender_id FROM input i WHERE i.actor_id IS NOT NULL))
+  SELECT next.seq AS last${
+    announce
+      ? `, pg_notify(?, json_build_object('accountId', ?::bigint, 'stream', ?::text, 'seq', next.seq)::text) AS announced`
+      : ""
+  } FROM next`;
+const appendQuietly = appendPostgres(false);
+const appendAnnounced = appendPostgres(true);
 
 const bumpCounter = `INSERT INTO event_streams (account_id, stream, seq) VALUES (?, ?, ?)
   ON CONFLICT (account_id, stream) DO UPDATE SET seq = event_streams.seq + excluded.seq
   RETURNING seq`;
 
-/** Stores `events` as the stream's next events, in order, in one transaction; the last seq. */
+/**
+ * Stores `events` as the stream's next events, in order, in one transaction, with their inbox
+ * claims marked stored; the last seq.
+ * `announce`: on PostgreSQL, the bus's NOTIFY channel (EventBus.appendChannel), told of the last
+ * seq by the append itself; ignored on SQLite.
+ */
 export async function appendEvents(
   db: Db,
   accountId: number,
   stream: string,
   events: readonly AppendedEvent[],
+  announce?: string,
 ): Promise<number> {
   const now = Date.now();
   const k = events.length;
   if (db.dialect === "postgres") {
-    const rows = await db.all<{ seq: number }>(appendPostgres, [
-      accountId,
-      stream,
-      k,
-      accountId,
-      stream,
-      k,
-      now,
-      JSON.stringify(
-        events.map((e) => [
-          e.json,
-          e.kind ?? null,
-          e.actors ?? null,
-          e.hosts ?? null,
-          e.upstreamId ?? null,
-        ]),
-      ),
-    ]);
-    return Math.max(...rows.map((row) => Number(row.seq)));
+    // Objects, one per event, that json_to_recordset reads in one pass each (`->>` on a json
+    // array element parses the element, event text included, once per field).
+    const json = JSON.stringify(
+      events.map((e) => ({
+        data: e.json,
+        kind: e.kind ?? null,
+        actors: e.actors ?? null,
+        hosts: e.hosts ?? null,
+        upstream_id: e.upstreamId ?? null,
+        actor_id: e.claim?.actorId ?? null,
+        activity_id: e.claim?.activityId ?? null,
+        sender_id: e.claim?.senderId ?? null,
+      })),
+    );
+    const params = [json, accountId, stream, k, accountId, stream, k, now];
+    const row = await db.get<{ last: number }>(
+      announce === undefined ? appendQuietly : appendAnnounced,
+      announce === undefined ? params : [...params, announce, accountId, stream],
+    );
+    return Number(row!.last);
   }
   // SQLite: BEGIN IMMEDIATE already serialises every writer; the counter keeps ids growing.
   return db.transaction(async (tx) => {
@@ -94,6 +133,16 @@ export async function appendEvents(
         ],
       );
     }
+    const claims = events.flatMap((e) => (e.claim ? [e.claim] : []));
+    for (let i = 0; i < claims.length; i += 300) {
+      const chunk = claims.slice(i, i + 300);
+      await tx.run(
+        `UPDATE inbox_seen SET stored = 1 WHERE (actor_id, activity_id, sender_id) IN (VALUES ${chunk
+          .map(() => "(?, ?, ?)")
+          .join(", ")})`,
+        chunk.flatMap((c) => [c.actorId, c.activityId, c.senderId]),
+      );
+    }
     return last;
   });
 }
@@ -108,18 +157,33 @@ export async function storedUpstreamIds(db: Db, ids: readonly string[]): Promise
   return new Set(rows.map((row) => `${Number(row.account_id)} ${row.upstream_id}`));
 }
 
-/** Deletes the stream's events numbered `upTo` and below; returns how many. */
+// PostgreSQL: the events and their search copies in one statement, whose commit does not wait
+// for a WAL flush (its own transaction's setting only). A prune lost with a crash of PostgreSQL
+// deletes nothing anyone relies on, and the next one deletes it all again; meanwhile the event
+// log waits for it before answering the appends that passed the mark.
+const prunePostgres = `WITH gone AS (
+    DELETE FROM events WHERE account_id = ? AND stream = ? AND seq <= ? RETURNING seq),
+  copies AS (DELETE FROM event_search WHERE account_id = ? AND stream = ? AND seq <= ?)
+  SELECT (SELECT COUNT(*) FROM gone) AS n, set_config('synchronous_commit', 'off', true) AS quick`;
+
+/** Deletes the stream's events numbered `upTo` and below (on PostgreSQL their search copies too); how many. */
 export async function pruneEvents(
   db: Db,
   accountId: number,
   stream: string,
   upTo: number,
 ): Promise<number> {
+  if (db.dialect === "postgres") {
+    const row = await db.get<{ n: number }>(prunePostgres, [
+      ...[accountId, stream, upTo],
+      ...[accountId, stream, upTo],
+    ]);
+    return Number(row?.n ?? 0);
+  }
   const { changes } = await db.run(
     `DELETE FROM events WHERE account_id = ? AND stream = ? AND seq <= ?`,
     [accountId, stream, upTo],
   );
-  if (db.dialect === "postgres") await pruneSearch(db, accountId, stream, upTo);
   return changes;
 }
 

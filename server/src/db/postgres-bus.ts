@@ -8,7 +8,10 @@ const log = getLogger(["corral", "bus"]);
 // and every process LISTENs, so a subscriber anywhere hears every event, its own process's
 // included (they come back through PostgreSQL too, which keeps one path and one order).
 // NOTIFY reaches listeners of the same database only, so separate databases never mix.
-// Publish after the event's transaction committed: the bus has connections of its own.
+// Publish after the event's transaction committed: the bus has connections of its own. Event
+// appends announce themselves instead, in their own statement (appendChannel, db/events.store.ts):
+// a NOTIFY is a transaction of its own, with a commit (and a WAL flush) that the append's commit
+// already makes.
 
 const CHANNEL = "corral_events";
 
@@ -47,6 +50,7 @@ export async function createPostgresBus(
   }
 
   return {
+    appendChannel: CHANNEL,
     async publish(message) {
       const { accountId, stream, seq } = message;
       await sql.notify(CHANNEL, JSON.stringify({ accountId, stream, seq }));

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { setTimeout as delay } from "node:timers/promises";
 import { join } from "node:path";
 import { configure, reset, type LogRecord } from "@logtape/logtape";
 import postgres from "postgres";
@@ -10,10 +11,12 @@ import {
   indexSearchGroup,
   scheduleSearchIndexing,
   searchMark,
+  setSearchIndexingWaits,
   stopSearchIndexing,
 } from "./event-search.store.ts";
 import { appendEvents, pruneEvents, queryEvents } from "./events.store.ts";
 import { openDatabase } from "./open.ts";
+import { openPostgres } from "./postgres.ts";
 import {
   createTestDatabase,
   TEST_POSTGRES_ADMIN_URL,
@@ -206,6 +209,43 @@ describe("pg_trgm indexes on PostgreSQL", () => {
       );
       expect(await plan(`hosts LIKE '% x.example %'`)).toContain("event_search_hosts_trgm");
     } finally {
+      await db.close();
+    }
+  });
+
+  it("copies once appends pause, or at the latest a while after the first one it has not copied", async () => {
+    // While the inbox appends, the copy would take the CPU its senders wait for (docs/history-search.md).
+    const database = await createTestDatabase();
+    created.push(database);
+    const db = (await openDatabase(database.url)).db;
+    await stopSearchIndexing(db);
+    // A second process's pool, whose indexer the appends ask (opened without its start's pass).
+    const other = await openPostgres(database.url);
+    // Appends asking for a pass every 20 ms, until stopped.
+    let asking: NodeJS.Timeout | undefined;
+    const startAsking = () => (asking = setInterval(() => scheduleSearchIndexing(other), 20));
+    const mark = () => searchMark(db, 1, "incoming");
+    try {
+      await fill(db);
+      // Asked for a second: never quiet for 10 s, nor 100 s after the first ask.
+      setSearchIndexingWaits(other, { quietMs: 10_000, maxWaitMs: 100_000 });
+      startAsking();
+      await delay(1000); // what is asserted is that nothing happens meanwhile
+      clearInterval(asking);
+      expect(await mark()).toBe(0);
+      // Then quiet for 200 ms after the last ask: copied.
+      setSearchIndexingWaits(other, { quietMs: 200, maxWaitMs: 100_000 });
+      scheduleSearchIndexing(other);
+      await vi.waitFor(async () => expect(await mark()).toBe(2000), { timeout: 30_000 });
+      // Never quiet, but 500 ms after the first ask not copied: copied while still asked.
+      await appendEvents(db, 1, "incoming", [{ json: `{"n":2001}` }]);
+      setSearchIndexingWaits(other, { quietMs: 10_000, maxWaitMs: 500 });
+      startAsking();
+      await vi.waitFor(async () => expect(await mark()).toBe(2001), { timeout: 30_000 });
+    } finally {
+      clearInterval(asking);
+      await stopSearchIndexing(other);
+      await other.close();
       await db.close();
     }
   });

@@ -9,6 +9,7 @@ import { scheduleSearchIndexing } from "../db/event-search.store.ts";
 import {
   appendEvents,
   type AppendedEvent,
+  type InboxClaim,
   lastEventSeq,
   pruneEvents,
   readEventsAfter,
@@ -39,13 +40,14 @@ export interface EventLogOptions {
 export interface EventLog {
   /**
    * Stores `data` as the next event of the stream and announces it; returns the seq.
-   * `upstreamId`: the id an upstream gave it (recorded events), unique per account.
+   * `upstreamId`: the id an upstream gave it (recorded events), unique per account. `claim`:
+   * the inbox claim the event stores, marked stored in the append's own commit.
    */
   append(
     accountId: number,
     stream: StreamName,
     data: object,
-    options?: { upstreamId?: string },
+    options?: { upstreamId?: string; claim?: InboxClaim },
   ): Promise<number>;
   /**
    * append(), but `onlyIf` runs first, in the transaction that stores the group `data` goes with:
@@ -135,6 +137,8 @@ function takeGroup(queue: Pending[]): Pending[] {
 
 export function createEventLog(db: Db, bus: EventBus, options: EventLogOptions): EventLog {
   const pruneEvery = options.pruneEvery ?? Math.min(options.cap, 100);
+  // PostgreSQL's bus hears appends from the append's own statement (db/bus.ts, appendChannel).
+  const announce = bus.appendChannel;
   const maxBytes = options.maxEventBytes ?? MAX_EVENT_BYTES;
   // Error events of a trigger are stored without its body (report-error.ts); a reader of the
   // log gets them whole, a connection once per trigger (completeForConnection).
@@ -178,13 +182,14 @@ export function createEventLog(db: Db, bus: EventBus, options: EventLogOptions):
     const last = first + jsons.length - 1;
     // After the commit, and not awaited: history's search copy (PostgreSQL) comes later.
     scheduleSearchIndexing(db);
-    await bus.publish({ accountId, stream, seq: last }).catch((error: Error) =>
-      log.error("announcing {stream} event {seq} failed: {error}", {
-        stream,
-        seq: last,
-        error: error.message,
-      }),
-    );
+    if (announce === undefined)
+      await bus.publish({ accountId, stream, seq: last }).catch((error: Error) =>
+        log.error("announcing {stream} event {seq} failed: {error}", {
+          stream,
+          seq: last,
+          error: error.message,
+        }),
+      );
     // Outside the append: the counter row is not held while old events are deleted, and a
     // failed prune costs only space until the next one.
     if (
@@ -221,7 +226,7 @@ export function createEventLog(db: Db, bus: EventBus, options: EventLogOptions):
             const events = kept.map((p) => p.event);
             return [
               kept,
-              kept.length === 0 ? 0 : await appendEvents(tx, accountId, stream, events),
+              kept.length === 0 ? 0 : await appendEvents(tx, accountId, stream, events, announce),
             ];
           });
         else
@@ -230,6 +235,7 @@ export function createEventLog(db: Db, bus: EventBus, options: EventLogOptions):
             accountId,
             stream,
             group.map((p) => p.event),
+            announce,
           );
       } catch (error) {
         for (const pending of group) pending.reject(error);
@@ -273,6 +279,7 @@ export function createEventLog(db: Db, bus: EventBus, options: EventLogOptions):
     append(accountId, stream, data, options) {
       const event = withMeta(eventJson(data, maxBytes), data);
       if (options?.upstreamId !== undefined) event.upstreamId = options.upstreamId;
+      if (options?.claim !== undefined) event.claim = options.claim;
       return enqueue(accountId, stream, event) as Promise<number>;
     },
     appendIf: (accountId, stream, data, onlyIf) =>
@@ -292,7 +299,7 @@ export function createEventLog(db: Db, bus: EventBus, options: EventLogOptions):
       // Its seq comes from the stream's counter row, as the grouped appends' do (docs/adr/0008).
       const seq = await db.transaction(async (tx) => {
         if (!(await work(tx))) return null;
-        const seq = await appendEvents(tx, accountId, stream, [event]);
+        const seq = await appendEvents(tx, accountId, stream, [event], announce);
         await after?.(tx, seq);
         return seq;
       });

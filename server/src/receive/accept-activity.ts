@@ -80,12 +80,19 @@ export async function acceptActivity(
     if (key && (await claim(services, key)) === "stored") continue;
     recipients.push(recipient);
     try {
-      if (accountId != null) await services.events.append(accountId, "incoming", event());
+      // The claim is marked stored by the append itself, in the same commit.
+      if (accountId != null)
+        await services.events.append(
+          accountId,
+          "incoming",
+          event(),
+          key ? { claim: key } : undefined,
+        );
     } catch (error) {
       if (key) await releaseClaim(services.db, key).catch(() => {});
       throw error;
     }
-    if (key) await markStoredGrouped(services.db, key);
+    if (key && accountId == null) await markStoredGrouped(services.db, key);
   }
   await sweepNowAndThen(services);
   const accounts = accountsOf(addressed);

@@ -82,8 +82,15 @@ export async function claimStoredSeen(
 // for any number of them: postgres.js prepares each new text on each pooled connection (a
 // Parse/Describe round trip before the first run), and with a VALUES row per key every group
 // size was a text of its own. SQLite prepares in-process and caches by text: rows stay VALUES.
+// The claims commit without waiting for their WAL flush (synchronous_commit off for this
+// statement's own transaction only; docs/adr/0017-claims-flushed-by-their-append.md): the append
+// that stores a claimed activity commits after the claim did and waits for its own flush, which
+// puts the claim's commit on disk too, before any 202. A claim lost with a crash of PostgreSQL
+// before that had stored nothing and answered nobody.
 const insertClaimsPostgres = `INSERT INTO inbox_seen (actor_id, activity_id, sender_id, received_at, stored)
-  SELECT d.e->>0, d.e->>1, d.e->>2, ?, 0 FROM json_array_elements((?::text)::json) AS d(e)
+  SELECT d.e->>0, d.e->>1, d.e->>2, ?, 0
+  FROM json_array_elements((?::text)::json) AS d(e),
+    (SELECT set_config('synchronous_commit', 'off', true)) AS flushed_by_the_append
   ON CONFLICT DO NOTHING
   RETURNING actor_id, activity_id, sender_id`;
 const markStoredPostgres = `UPDATE inbox_seen SET stored = 1

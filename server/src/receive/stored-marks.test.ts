@@ -95,4 +95,36 @@ describe("claims inserted and marked stored in groups", () => {
       await database.drop();
     }
   });
+
+  it("commits claims without a flush of their own on PostgreSQL, for their statement only", async () => {
+    // docs/adr/0016: the append of what was claimed flushes the claims' commits with its own.
+    const database = await createTestDatabase();
+    const { db } = await openDatabase(database.url, { pool: 1 });
+    const other = (await openDatabase(database.url, { pool: 1 })).db;
+    try {
+      const keys = [keyOf(1), keyOf(2)];
+      expect(await insertClaims(db, keys, 1_000)).toEqual([true, true]);
+      // Committed: another connection (another process) sees them as claims at once.
+      for (const key of keys) expect(await claimSeen(other, key, 1_001, 0)).toBe("busy");
+      // The setting was the claims' transaction's alone: the connection's next statements,
+      // an append's among them, wait for their flush as PostgreSQL's settings say.
+      const row = await db.get<{ setting: string }>(
+        `SELECT setting FROM pg_settings WHERE name = 'synchronous_commit'`,
+      );
+      const server = await other.get<{ setting: string }>(
+        `SELECT setting FROM pg_settings WHERE name = 'synchronous_commit'`,
+      );
+      expect(row!.setting).toBe(server!.setting);
+      const texts = await db.all<{ statement: string }>(
+        `SELECT statement FROM pg_prepared_statements WHERE statement LIKE 'INSERT INTO inbox_seen%'`,
+      );
+      expect(texts.map((t) => t.statement).join()).toMatch(
+        /set_config\('synchronous_commit', 'off', true\)/,
+      );
+    } finally {
+      await db.close();
+      await other.close();
+      await database.drop();
+    }
+  });
 });
