@@ -93,7 +93,8 @@ export class SignPool {
   #start() {
     if (this.#threads.length > 0) return;
     for (let i = 0; i < this.size; i++) {
-      const worker = new Worker(workerUrl);
+      // Named, so that a thread listing (/proc/<pid>/task/*/comm, top -H) tells them apart.
+      const worker = new Worker(workerUrl, { name: "corral-sign" });
       const thread: Thread = { worker, keys: new Set(), waiting: 0, batches: new Map() };
       worker.unref(); // an idle pool never keeps the process alive
       worker.on("message", (answer: SignAnswer) => this.#answered(thread, answer));
