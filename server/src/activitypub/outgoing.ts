@@ -1,5 +1,5 @@
 import { STATUS_CODES } from "node:http";
-import { Agent, fetch } from "undici";
+import { Agent } from "undici";
 import type { Services } from "../services.ts";
 import type { Outgoing } from "./outgoing-types.ts";
 import { readStart } from "./read-limited.ts";
@@ -7,7 +7,8 @@ import { pinnedLookup, resolveWithDns, type ResolveHost } from "./pinned-lookup.
 
 // The one way out of the server: every lookup hop, key fetch, WebFinger request and delivery is
 // sent here, over connections whose address was checked as it was connected (pinned-lookup.ts).
-// Node's global fetch cannot take such a connector, so this is undici's own fetch and Agent.
+// Node's global fetch cannot take such a connector, so this is undici's own Agent; requests go
+// through its request() API, which builds no fetch Request, Headers or web streams (docs/adr/0010).
 
 const DETAIL_BYTES = 4096;
 
@@ -19,15 +20,22 @@ export function createOutgoing(options: {
   const agent = new Agent({ connect: { lookup } });
   return {
     allowPrivate: options.allowPrivate,
-    send: (request, body, signal) =>
-      fetch(request.url, {
-        method: request.method,
-        headers: [...request.headers],
-        body,
-        redirect: "manual",
+    async get(url, headers, signal) {
+      const answer = await agent.request({
+        origin: url.origin,
+        path: `${url.pathname}${url.search}`,
+        method: "GET",
+        headers,
         signal,
-        dispatcher: agent,
-      }),
+      });
+      return {
+        status: answer.statusCode,
+        statusText: STATUS_CODES[answer.statusCode] ?? "",
+        headers: answer.headers,
+        body: answer.body,
+        discard: () => answer.body.dump(),
+      };
+    },
     async post(url, headers, body, signal) {
       const answer = await agent.request({
         origin: url.origin,
