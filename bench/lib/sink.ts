@@ -102,13 +102,8 @@ export async function startSink(n: number, options: { verify?: boolean } = {}): 
       checking.add(check);
       void check.finally(() => checking.delete(check));
     }
-    let id: unknown;
-    try {
-      id = (JSON.parse(body.toString("utf8")) as { id?: unknown }).id;
-    } catch {
-      id = undefined;
-    }
-    if (typeof id !== "string") {
+    const id = topLevelId(body);
+    if (id === undefined) {
       tally.unreadable++;
       return BAD_REQUEST;
     }
@@ -172,6 +167,64 @@ export async function startSink(n: number, options: { verify?: boolean } = {}): 
       }),
   };
 }
+
+/**
+ * The top-level "id" of a JSON object, read without parsing the rest: a delivery's body names
+ * every recipient (25 KB for 500 sink actors), and JSON.parse of all of it was a fifth of the
+ * sink's CPU. Strings (escapes included) and nested objects and arrays before it are skipped as
+ * JSON has them; undefined when the body is no object or has no string "id" at its top level.
+ */
+export function topLevelId(body: Uint8Array): string | undefined {
+  let i = 0;
+  while (isSpace(body[i])) i++;
+  if (body[i] !== 0x7b) return undefined; // {
+  let depth = 1;
+  let keyNext = true;
+  for (i++; i < body.length; i++) {
+    const c = body[i];
+    if (c === 0x22) {
+      const end = stringEnd(body, i);
+      if (end === -1) return undefined;
+      if (depth !== 1 || !keyNext) {
+        i = end;
+        continue;
+      }
+      const isId = end - i === 3 && body[i + 1] === 0x69 && body[i + 2] === 0x64; // "id"
+      let j = end + 1;
+      while (isSpace(body[j])) j++;
+      if (body[j] !== 0x3a) return undefined; // :
+      j++;
+      while (isSpace(body[j])) j++;
+      if (isId) {
+        if (body[j] !== 0x22) return undefined;
+        const valueEnd = stringEnd(body, j);
+        if (valueEnd === -1) return undefined;
+        return JSON.parse(
+          Buffer.from(body.buffer, body.byteOffset + j, valueEnd + 1 - j).toString("utf8"),
+        ) as string;
+      }
+      keyNext = false;
+      i = j - 1;
+    } else if (c === 0x7b || c === 0x5b) depth++;
+    else if (c === 0x7d || c === 0x5d) depth--;
+    else if (c === 0x2c && depth === 1) keyNext = true;
+  }
+  return undefined;
+}
+
+/** The index of the quote that ends the JSON string opened at `start`, or -1. */
+function stringEnd(body: Uint8Array, start: number): number {
+  for (let from = start + 1; ;) {
+    const quote = body.indexOf(0x22, from);
+    if (quote === -1) return -1;
+    let backslashes = 0;
+    while (body[quote - 1 - backslashes] === 0x5c) backslashes++;
+    if (backslashes % 2 === 0) return quote;
+    from = quote + 1;
+  }
+}
+
+const isSpace = (c: number | undefined) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 
 const ACCEPTED = "HTTP/1.1 202 Accepted\r\nContent-Length: 0\r\n\r\n";
 const BAD_REQUEST = "HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n";
