@@ -11,8 +11,6 @@ export interface ClaimLoopOptions<T extends { id: K }, K> {
   /** Named in log lines. */
   name: string;
   concurrency: number;
-  /** Claim again once this many are free (default a quarter of `concurrency`). */
-  batch?: number;
   pollMs: number;
   leaseMs: number;
   claim(room: number): Promise<T[]>;
@@ -66,7 +64,7 @@ export function startClaimLoop<T extends { id: K }, K>(options: ClaimLoopOptions
 
   // Claimed in batches: a claim is a statement, so one is made when a quarter of the room is
   // free (or all of it), not each time one item ends.
-  const batch = Math.max(1, options.batch ?? Math.floor(options.concurrency / 4));
+  const batch = Math.max(1, Math.floor(options.concurrency / 4));
   const start = (item: T) => {
     const running = options
       .run(item)

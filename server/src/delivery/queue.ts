@@ -140,12 +140,9 @@ export function startDeliveryWorker(
 ): { stop(): Promise<void> } {
   // Attempts that end while a group of outcomes is being written go together in the next one.
   const record = grouped((attempts: EndedAttempt[]) => recordAttempts(services, attempts), 500);
-  const concurrency = options.concurrency ?? 64;
   const loop = startClaimLoop<DeliveryRow, number>({
     name: "delivery queue",
-    concurrency,
-    // Half the room at a time: a claim is a statement and a commit of its own.
-    batch: Math.max(1, Math.floor(concurrency / 2)),
+    concurrency: options.concurrency ?? 64,
     pollMs: options.pollMs ?? 1000,
     leaseMs: DELIVERY_LEASE_MS,
     claim: (room) => claimDue(services.db, room, DELIVERY_LEASE_MS),
