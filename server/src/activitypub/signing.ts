@@ -8,10 +8,10 @@ import { signedGetHeaders, signedPostHeaders, type PreparedBody } from "./draft-
 import { ANSWER_HEADERS, type ExchangeRequest } from "./exchange.ts";
 
 // Signed HTTP for everything we send: lookups (authorized fetch), key fetches and deliveries.
-// Both are signed by draft-signing.ts (draft-cavage, the RSA signature on the signing threads) and
-// sent without fetch (undici's request(): docs/adr/0010). The bytes we deliver are exactly the
-// bytes we were given, and every connection passes our address check (each is pinned to an
-// address checked as it connects: outgoing.ts).
+// Both are signed by draft-signing.ts (draft-cavage, the RSA signature on the signing threads)
+// and sent without fetch, on undici's own API (outgoing.ts; docs/adr/0010 and 0016). The bytes we
+// deliver are exactly the bytes we were given, and every connection passes our address check
+// (each is pinned to an address checked as it connects).
 
 export interface Signer {
   keyId: URL;
