@@ -21,6 +21,7 @@ import {
   pause,
   runColdRound,
   runDeliveryRounds,
+  showSplit,
   type ColdRound,
   type DeliveryRound,
 } from "./lib/delivery-load.ts";
@@ -133,6 +134,9 @@ if (DELIVERY) {
   if (corralCold.maxGetsPerActor > 1)
     throw new Error("Corral fetched an actor's document more than once in the cold round");
   corralDelivery = await runDeliveryRounds(target, corralSink, load);
+  console.log(`Corral CPU, cold round: ${showSplit(corralCold.split)}`);
+  for (const [i, round] of corralDelivery.entries())
+    console.log(`Corral CPU, warm round ${i + 1}: ${showSplit(round.split)}`);
   await pause(1000); // anything sent twice would arrive now
   await corralSink.checked();
   assertExactlyOnce(corralSink, expectedPosts, "Corral delivery", VERIFY);

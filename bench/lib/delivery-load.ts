@@ -3,7 +3,7 @@
 // sending server's CPU over the same span. A warm-up activity first lets the sender resolve
 // every sink actor's inbox, so rounds measure delivering, not looking up.
 
-import { processCpuMs } from "./process-cpu.ts";
+import { processCpuMs, threadCpuMs } from "./process-cpu.ts";
 import type { Sink } from "./sink.ts";
 
 export interface DeliveryRound {
@@ -11,6 +11,44 @@ export interface DeliveryRound {
   seconds: number;
   perSecond: number;
   cpuMsPerDelivery: number;
+  /**
+   * The same CPU per delivery split by thread (the server's main thread, its signing threads,
+   * the rest: V8's helpers, libuv's pool), and this process's (the sink and the load generator).
+   */
+  split: CpuSplit;
+}
+
+export interface CpuSplit {
+  main: number;
+  signing: number;
+  other: number;
+  sink: number;
+}
+
+/** CPU so far by part, to subtract (see CpuSplit). */
+function cpuParts(pid: number): CpuSplit {
+  const parts = { main: 0, signing: 0, other: 0, sink: processCpuMs(process.pid) };
+  for (const [name, ms] of threadCpuMs(pid)) {
+    if (name === "MainThread") parts.main += ms;
+    else if (name === "corral-sign") parts.signing += ms;
+    else parts.other += ms;
+  }
+  return parts;
+}
+
+function splitSince(pid: number, before: CpuSplit, deliveries: number): CpuSplit {
+  const now = cpuParts(pid);
+  return {
+    main: (now.main - before.main) / deliveries,
+    signing: (now.signing - before.signing) / deliveries,
+    other: (now.other - before.other) / deliveries,
+    sink: (now.sink - before.sink) / deliveries,
+  };
+}
+
+/** The split as one line of text. */
+export function showSplit(s: CpuSplit): string {
+  return `main ${s.main.toFixed(3)}, signing ${s.signing.toFixed(3)}, other ${s.other.toFixed(3)}; sink process ${s.sink.toFixed(3)} ms/delivery`;
 }
 
 /** The first round, to actors the server has never resolved, and the document GETs it made. */
@@ -44,6 +82,7 @@ export async function runColdRound(
   }));
   const getsBefore = sink.tally().actorGets;
   const cpuBefore = processCpuMs(target.pid);
+  const partsBefore = cpuParts(target.pid);
   const started = performance.now();
   await target.send(activities);
   const last = await sink.waitForAll(
@@ -52,6 +91,7 @@ export async function runColdRound(
   );
   const cpuMs = processCpuMs(target.pid) - cpuBefore;
   const deliveries = activities.length * sink.actorIds.length;
+  const split = splitSince(target.pid, partsBefore, deliveries);
   const seconds = (last - started) / 1000;
   await pause(500);
   const tally = sink.tally();
@@ -60,6 +100,7 @@ export async function runColdRound(
     seconds,
     perSecond: deliveries / seconds,
     cpuMsPerDelivery: cpuMs / deliveries,
+    split,
     actorGets: tally.actorGets - getsBefore,
     maxGetsPerActor: tally.maxGetsPerActor,
   };
@@ -83,6 +124,7 @@ export async function runDeliveryRounds(
       to: sink.actorIds,
     }));
     const cpuBefore = processCpuMs(target.pid);
+    const partsBefore = cpuParts(target.pid);
     const started = performance.now();
     await target.send(activities);
     const last = await sink.waitForAll(
@@ -91,12 +133,14 @@ export async function runDeliveryRounds(
     );
     const cpuMs = processCpuMs(target.pid) - cpuBefore;
     const deliveries = activities.length * sink.actorIds.length;
+    const split = splitSince(target.pid, partsBefore, deliveries);
     const seconds = (last - started) / 1000;
     results.push({
       deliveries,
       seconds,
       perSecond: deliveries / seconds,
       cpuMsPerDelivery: cpuMs / deliveries,
+      split,
     });
     await pause(500); // let the round's tail (outcome writes) finish outside the next one
   }

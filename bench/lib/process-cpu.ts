@@ -42,3 +42,28 @@ function statMs(pid: number): number {
   const stime = Number(fields[12]);
   return (utime + stime) * TICK_MS;
 }
+
+/**
+ * Milliseconds of CPU so far of each live thread of the process, summed by thread name (its
+ * `comm`: Node's main thread is `MainThread`, a worker_threads thread its `name`, V8's helpers
+ * `V8Worker`, libuv's pool `libuv-worker`). Schedstat only; empty where the kernel has none.
+ */
+export function threadCpuMs(pid: number): Map<string, number> {
+  const byName = new Map<string, number>();
+  let tids: string[];
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return byName;
+  }
+  for (const tid of tids) {
+    try {
+      const name = readFileSync(`/proc/${pid}/task/${tid}/comm`, "utf8").trim();
+      const ns = Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "utf8").split(" ")[0]);
+      if (Number.isFinite(ns)) byName.set(name, (byName.get(name) ?? 0) + ns / 1e6);
+    } catch {
+      // a thread that ended between the listing and the read
+    }
+  }
+  return byName;
+}

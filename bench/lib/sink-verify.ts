@@ -4,7 +4,6 @@
 
 import { verifyRequest, type KeyCache } from "@fedify/fedify";
 import type { CryptographicKey, Multikey } from "@fedify/fedify/vocab";
-import type { IncomingMessage } from "node:http";
 
 type Key = CryptographicKey | Multikey | null;
 
@@ -21,12 +20,14 @@ export function createSinkVerifier(sinkUrl: string) {
     return { contextUrl: null, documentUrl: response.url, document: await response.json() };
   };
   /** True when the POST carries a signature Fedify verifies against the sender's public key. */
-  return async (req: IncomingMessage, body: Buffer): Promise<boolean> => {
-    const headers = new Headers();
-    for (const [name, value] of Object.entries(req.headers))
-      if (typeof value === "string") headers.set(name, value);
-    const request = new Request(new URL(req.url!, sinkUrl), {
-      method: "POST",
+  return async (
+    method: string,
+    target: string,
+    headers: Record<string, string>,
+    body: Buffer,
+  ): Promise<boolean> => {
+    const request = new Request(new URL(target, sinkUrl), {
+      method,
       headers,
       body: new Uint8Array(body),
     });

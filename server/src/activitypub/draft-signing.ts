@@ -1,10 +1,11 @@
 import { createHash, type webcrypto } from "node:crypto";
 import { keyObjectOf, signPool } from "./sign-pool.ts";
 
-// Signing a delivery (draft-cavage-12, what Mastodon and every other server accepts): the
+// Signing what we send (draft-cavage-12, what Mastodon and every other server accepts): the
 // headers are built here and only the RSA signature is made on a signing thread (sign-pool.ts).
 // A delivery's body is encoded and digested once, however many inboxes it goes to
-// (PreparedBody), and sent byte for byte as it was queued (docs/adr/0010).
+// (PreparedBody), and sent byte for byte as it was queued (docs/adr/0010). GETs (lookups, key
+// fetches, an actor's inbox before a delivery) are signed the same way, without a body.
 
 /** An activity's bytes and their Digest header value, made once per body. */
 export interface PreparedBody {
@@ -45,6 +46,29 @@ export async function signedPostHeaders(
   ].join("\n");
   const signature = await signPool().sign(keyObjectOf(signer.privateKey), signingString);
   all.signature = `keyId="${signer.keyId.href}",algorithm="rsa-sha256",headers="(request-target) ${SIGNED_HEADERS.join(" ")}",signature="${signature}"`;
+  return all;
+}
+
+const GET_SIGNED_HEADERS = ["host", "date", "accept"];
+
+/**
+ * Request headers for GETting `url` as `signer`, Signature included: over (request-target), host,
+ * date and accept, as Mastodon signs its GETs. (request-target) is the path without the query, as
+ * Fedify's signRequest() made it before (and as Mastodon and Fedify check a GET's): a GET may
+ * carry a query (a collection's page), a delivery's inbox does not.
+ */
+export async function signedGetHeaders(
+  url: URL,
+  signer: { keyId: URL; privateKey: webcrypto.CryptoKey },
+  headers: { accept: string; "user-agent": string },
+): Promise<Record<string, string>> {
+  const all: Record<string, string> = { host: url.host, date: httpDate(), ...headers };
+  const signingString = [
+    `(request-target): get ${url.pathname}`,
+    ...GET_SIGNED_HEADERS.map((name) => `${name}: ${all[name]}`),
+  ].join("\n");
+  const signature = await signPool().sign(keyObjectOf(signer.privateKey), signingString);
+  all.signature = `keyId="${signer.keyId.href}",algorithm="rsa-sha256",headers="(request-target) ${GET_SIGNED_HEADERS.join(" ")}",signature="${signature}"`;
   return all;
 }
 

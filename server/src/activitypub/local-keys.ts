@@ -1,5 +1,6 @@
 import type { webcrypto } from "node:crypto";
 import {
+  type CryptoKeyPair,
   ensureInstanceActorRow,
   findActor,
   loadActorKeys,
@@ -15,10 +16,19 @@ export async function findLocalActor(db: Db, id: string): Promise<ActorRow | und
   return findActor(db, id);
 }
 
+// One Signer per loaded key pair: a delivery asks for it each time, and its keyId is a URL.
+const signers = new WeakMap<CryptoKeyPair, Signer>();
+
 /** The signer (RSA key, keyId `{actorId}#main-key`) of one of our actors, or null. */
 export async function loadSigner(db: Db, actorId: string): Promise<Signer | null> {
   const keys = await loadActorKeys(db, actorId);
-  return keys ? { keyId: new URL(`${actorId}#main-key`), privateKey: keys.rsa.privateKey } : null;
+  if (!keys) return null;
+  let signer = signers.get(keys.rsa);
+  if (!signer) {
+    signer = { keyId: new URL(`${actorId}#main-key`), privateKey: keys.rsa.privateKey };
+    signers.set(keys.rsa, signer);
+  }
+  return signer;
 }
 
 /** The RSA public key of one of our actors, for verifying requests it signed. */

@@ -1,8 +1,18 @@
 import type { Services } from "../services.ts";
 
+// Made once per list of base URLs (a new list, as main.ts and tests assign, is read anew): every
+// delivery asks whether its inbox is ours.
+const origins = new WeakMap<readonly string[], string[]>();
+
 /** The origins (scheme://host:port) this server hosts actors on. */
 export function listOurOrigins(services: Services): string[] {
-  return services.config.baseUrls.map((url) => new URL(url).origin);
+  const { baseUrls } = services.config;
+  let list = origins.get(baseUrls);
+  if (!list) {
+    list = baseUrls.map((url) => new URL(url).origin);
+    origins.set(baseUrls, list);
+  }
+  return list;
 }
 
 export function isOurs(services: Services, uri: string): boolean {

@@ -3,36 +3,27 @@
 
 export type LimitedText = { ok: true; text: string } | { ok: false; reason: string };
 
-interface Body {
-  body: ReadableStream<Uint8Array> | null;
-}
-
-/** The body as UTF-8 text, or the reason it was not read (too large, or the stream failed). */
-export async function readLimited(response: Body, maxBytes: number): Promise<LimitedText> {
-  if (!response.body) return { ok: true, text: "" };
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
+/**
+ * A stream of chunks (undici's request body, a fetch body) as UTF-8 text, or the reason it was
+ * not read; past `maxBytes` the loop is left, which stops the stream, so the rest is not read.
+ */
+export async function readLimited(
+  chunks: AsyncIterable<Uint8Array>,
+  maxBytes: number,
+): Promise<LimitedText> {
+  const read: Uint8Array[] = [];
   let size = 0;
   try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > maxBytes) {
-        await reader.cancel().catch(() => {});
+    for await (const chunk of chunks) {
+      size += chunk.byteLength;
+      if (size > maxBytes)
         return { ok: false, reason: `the body is larger than ${describeBytes(maxBytes)}` };
-      }
-      chunks.push(value);
+      read.push(chunk);
     }
   } catch (error) {
     return { ok: false, reason: `the body could not be read: ${(error as Error).message}` };
   }
-  return { ok: true, text: Buffer.concat(chunks).toString("utf8") };
-}
-
-/** At most `maxBytes` of the body, for an error message; the rest is not read. */
-export async function readPrefix(response: Body, maxBytes = 4096): Promise<string> {
-  return response.body ? readStart(response.body, maxBytes) : "";
+  return { ok: true, text: Buffer.concat(read).toString("utf8") };
 }
 
 /**

@@ -1,7 +1,7 @@
 import { availableParallelism } from "node:os";
 import { KeyObject, type webcrypto } from "node:crypto";
 import { Worker } from "node:worker_threads";
-import type { SignAnswer, SignBatch } from "./sign-worker.ts";
+import { signingThreadSource, type SignAnswer, type SignBatch } from "./sign-worker.ts";
 
 // RSA signing off the main thread (docs/adr/0010): one thread per core, each holding every key it
 // has been sent (sent once per thread, as a KeyObject clone). Requests made in the same turn of
@@ -23,8 +23,6 @@ interface Job {
   resolve(signature: string): void;
   reject(error: Error): void;
 }
-
-const workerUrl = new URL("./sign-worker.ts", import.meta.url);
 
 export class SignPool {
   readonly size: number;
@@ -93,7 +91,8 @@ export class SignPool {
   #start() {
     if (this.#threads.length > 0) return;
     for (let i = 0; i < this.size; i++) {
-      const worker = new Worker(workerUrl);
+      // Named, so that a thread listing (/proc/<pid>/task/*/comm, top -H) tells them apart.
+      const worker = new Worker(signingThreadSource, { eval: true, name: "corral-sign" });
       const thread: Thread = { worker, keys: new Set(), waiting: 0, batches: new Map() };
       worker.unref(); // an idle pool never keeps the process alive
       worker.on("message", (answer: SignAnswer) => this.#answered(thread, answer));

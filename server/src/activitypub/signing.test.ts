@@ -1,7 +1,7 @@
 import type { webcrypto } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { prepareBody } from "./draft-signing.ts";
-import type { Answer, Outgoing } from "./outgoing-types.ts";
+import type { Answer, GetAnswer, Outgoing } from "./outgoing-types.ts";
 import { signedGet, signedPost, type Signer } from "./signing.ts";
 
 // A redirect from a public host to a private one cannot be played on loopback (the first hop
@@ -12,11 +12,11 @@ function scriptedOutgoing(answers: Record<string, Response>) {
   const sent: string[] = [];
   const outgoing: Outgoing = {
     allowPrivate: false,
-    send: async (request) => {
-      sent.push(request.url);
-      const answer = answers[request.url];
-      if (!answer) throw new Error(`unexpected request to ${request.url}`);
-      return answer as never;
+    get: async (url) => {
+      sent.push(url.href);
+      const answer = answers[url.href];
+      if (!answer) throw new Error(`unexpected request to ${url.href}`);
+      return getAnswerOf(answer);
     },
     post: async (url) => {
       throw new Error(`unexpected POST to ${url.href}`);
@@ -24,6 +24,18 @@ function scriptedOutgoing(answers: Record<string, Response>) {
     close: async () => {},
   };
   return { sent, outgoing };
+}
+
+/** A fetch Response as the way out answers a GET. */
+function getAnswerOf(response: Response): GetAnswer {
+  const body = response.body ?? new ReadableStream<Uint8Array>({ start: (c) => c.close() });
+  return {
+    status: response.status,
+    statusText: response.statusText,
+    headers: Object.fromEntries(response.headers),
+    body: body as AsyncIterable<Uint8Array>,
+    discard: () => body.cancel(),
+  };
 }
 
 describe("signedGet's redirects", () => {
@@ -93,8 +105,8 @@ describe("signedPost's time limit", () => {
     const signals: AbortSignal[] = [];
     const outgoing: Outgoing = {
       allowPrivate: false,
-      send: async (request) => {
-        throw new Error(`unexpected request to ${request.url}`);
+      get: async (url) => {
+        throw new Error(`unexpected request to ${url.href}`);
       },
       post: async (_url, _headers, _body, signal) => {
         signals.push(signal);

@@ -1,18 +1,17 @@
 import type { webcrypto } from "node:crypto";
-import { signRequest } from "@fedify/fedify";
 import { checkOutgoingUrl, privateAddressReason } from "./addresses.ts";
 import { parseJsonText, tooDeepReason } from "./json-depth.ts";
-import type { Outgoing } from "./outgoing-types.ts";
-import { readLimited, readPrefix } from "./read-limited.ts";
+import type { GetAnswer, Outgoing } from "./outgoing-types.ts";
+import { readLimited, readStart } from "./read-limited.ts";
 import { PrivateAddressError } from "./pinned-lookup.ts";
-import { signedPostHeaders, type PreparedBody } from "./draft-signing.ts";
+import { signedGetHeaders, signedPostHeaders, type PreparedBody } from "./draft-signing.ts";
 import { ANSWER_HEADERS, type ExchangeRequest } from "./exchange.ts";
 
 // Signed HTTP for everything we send: lookups (authorized fetch), key fetches and deliveries.
-// GETs are signed with Fedify's signRequest() and sent with fetch; deliveries are signed by
-// draft-signing.ts on the signing threads and POSTed without fetch (docs/adr/0010). Either way the
-// bytes we deliver are exactly the bytes we were given, and every connection passes our address
-// check (each is pinned to an address checked as it connects: outgoing.ts).
+// Both are signed by draft-signing.ts (draft-cavage, the RSA signature on the signing threads)
+// and sent without fetch, on undici's own API (outgoing.ts; docs/adr/0010 and 0016). The bytes we
+// deliver are exactly the bytes we were given, and every connection passes our address check
+// (each is pinned to an address checked as it connects).
 
 export interface Signer {
   keyId: URL;
@@ -47,7 +46,21 @@ export async function signedGet(
   signer: Signer | null,
   options: FetchOptions,
 ): Promise<FetchResult> {
-  const signal = AbortSignal.timeout(options.timeoutMs ?? 10_000);
+  // One time limit for every hop and body, its timer stopped once done (timeoutSignal()).
+  const timeout = timeoutSignal(options.timeoutMs ?? 10_000);
+  try {
+    return await getFollowing(url, signer, options, timeout.signal);
+  } finally {
+    timeout.clear();
+  }
+}
+
+async function getFollowing(
+  url: string,
+  signer: Signer | null,
+  options: FetchOptions,
+  signal: AbortSignal,
+): Promise<FetchResult> {
   const visited = new Set<string>();
   let current = url;
   for (let hop = 0; hop <= (options.maxRedirects ?? 5); hop++) {
@@ -63,36 +76,46 @@ export async function signedGet(
       return { ok: false, reason: refusal };
     }
     visited.add(current);
-    let request = new Request(current, {
-      headers: { Accept: options.accept ?? ACCEPT, "User-Agent": USER_AGENT },
-      redirect: "manual",
-    });
-    if (signer) request = await signRequest(request, signer.privateKey, signer.keyId);
+    const target = new URL(current);
+    const plain = { accept: options.accept ?? ACCEPT, "user-agent": USER_AGENT };
+    let headers: Record<string, string>;
+    try {
+      // Signed as deliveries are: our draft-cavage headers, the RSA signature on a signing thread.
+      headers = signer
+        ? await signedGetHeaders(target, signer, plain)
+        : { ...plain, host: target.host };
+    } catch (error) {
+      return { ok: false, reason: `${current} was not requested: ${(error as Error).message}` };
+    }
     const sent: ExchangeRequest = {
       method: "GET",
       url: current,
-      headers: Object.fromEntries(request.headers),
+      headers: sortedHeaders(headers),
       signedAs: signer ? (options.signedAs ?? signer.keyId.href) : null,
       answer: null,
     };
     options.trace?.push(sent);
     const started = performance.now();
-    let response: Awaited<ReturnType<Outgoing["send"]>>;
+    let response: GetAnswer;
     try {
-      response = await options.outgoing.send(request, null, signal);
+      response = await options.outgoing.get(target, headers, signal);
     } catch (error) {
       const failed = failure(current, error, options.timeoutMs);
       sent.error = failed.reason;
       return failed;
     }
     const ttfbMs = Math.round(performance.now() - started);
+    const header = (name: string) => {
+      const value = response.headers[name];
+      return Array.isArray(value) ? value.join(", ") : (value ?? null);
+    };
     const answered = () => {
       sent.answer = {
         status: response.status,
         statusText: response.statusText,
         headers: Object.fromEntries(
           ANSWER_HEADERS.flatMap((name) => {
-            const value = response.headers.get(name);
+            const value = header(name);
             return value === null ? [] : [[name, value]];
           }),
         ),
@@ -100,16 +123,16 @@ export async function signedGet(
         totalMs: Math.round(performance.now() - started),
       };
     };
-    const location = response.headers.get("Location");
+    const location = header("location");
     if (response.status >= 300 && response.status < 400 && location) {
-      await response.body?.cancel();
+      await response.discard().catch(() => {});
       current = new URL(location, current).href;
       answered();
       sent.redirectTo = current;
       continue;
     }
-    if (!response.ok) {
-      const detail = (await readPrefix(response)).slice(0, 200).replace(/\s+/g, " ").trim();
+    if (response.status < 200 || response.status >= 300) {
+      const detail = (await readStart(response.body)).slice(0, 200).replace(/\s+/g, " ").trim();
       answered();
       return {
         ok: false,
@@ -117,7 +140,7 @@ export async function signedGet(
         reason: `${current} answered ${response.status} ${response.statusText}${detail ? `: ${detail}` : ""}`,
       };
     }
-    const read = await readLimited(response, MAX_DOCUMENT_BYTES);
+    const read = await readLimited(response.body, MAX_DOCUMENT_BYTES);
     answered();
     if (!read.ok)
       return { ok: false, status: response.status, reason: `${current}: ${read.reason}` };
@@ -130,10 +153,15 @@ export async function signedGet(
       reason:
         parsed.reason === tooDeepReason
           ? `${current} answered ${parsed.reason}`
-          : `${current} did not answer JSON (${response.headers.get("Content-Type") ?? "no content type"})`,
+          : `${current} did not answer JSON (${header("content-type") ?? "no content type"})`,
     };
   }
   return { ok: false, reason: `too many redirects from ${url}` };
+}
+
+/** Headers by name in alphabetical order, as the exchange has always shown them. */
+function sortedHeaders(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).sort(([a], [b]) => (a < b ? -1 : 1)));
 }
 
 export type PostResult =

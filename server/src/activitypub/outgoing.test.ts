@@ -1,0 +1,71 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import { createOutgoing } from "./outgoing.ts";
+
+// The way out's POST on a real loopback connection: what a delivery learns from an answer.
+
+const servers: Server[] = [];
+afterEach(async () => {
+  for (const server of servers.splice(0))
+    await new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+});
+
+async function serve(handler: Parameters<typeof createServer>[1]): Promise<URL> {
+  const server = createServer(handler);
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/inbox`);
+}
+
+const body = new TextEncoder().encode('{"type":"Create"}');
+
+describe("Outgoing.post", () => {
+  it("answers a 2xx with its status and no detail, the body sent byte for byte", async () => {
+    let received = "";
+    const url = await serve((req, res) => {
+      req.setEncoding("utf8");
+      req.on("data", (chunk: string) => (received += chunk));
+      req.on("end", () => res.writeHead(202).end("accepted, and more words"));
+    });
+    const outgoing = createOutgoing({ allowPrivate: true });
+    const answer = await outgoing.post(
+      url,
+      { "content-type": "application/activity+json" },
+      body,
+      new AbortController().signal,
+    );
+    expect(answer).toEqual({ status: 202, statusText: "Accepted", detail: "" });
+    expect(received).toBe('{"type":"Create"}');
+    await outgoing.close();
+  });
+
+  it("keeps an error answer's first 4 KiB and its Retry-After", async () => {
+    const url = await serve((req, res) => {
+      req.resume();
+      res.writeHead(503, { "Retry-After": "120" }).end("x".repeat(100_000));
+    });
+    const outgoing = createOutgoing({ allowPrivate: true });
+    const answer = await outgoing.post(url, {}, body, new AbortController().signal);
+    expect(answer).toEqual({
+      status: 503,
+      statusText: "Service Unavailable",
+      detail: "x".repeat(4096),
+      retryAfter: "120",
+    });
+    await outgoing.close();
+  });
+
+  it("gives up when its signal aborts, with the signal's reason", async () => {
+    const url = await serve((req) => req.resume()); // never answers
+    const outgoing = createOutgoing({ allowPrivate: true });
+    const controller = new AbortController();
+    const posted = outgoing.post(url, {}, body, controller.signal);
+    setTimeout(() => controller.abort(new DOMException("too slow", "TimeoutError")), 50);
+    await expect(posted).rejects.toMatchObject({ name: "TimeoutError" });
+    await outgoing.close();
+  });
+});
