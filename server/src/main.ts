@@ -188,7 +188,11 @@ async function buildServices(
   resolveHost: ResolveHost | undefined,
 ): Promise<Services> {
   const { kv, bus } = await openServerStores(opened, config.database);
-  const outgoing = createOutgoing({ allowPrivate: config.allowPrivateAddresses, resolveHost });
+  const outgoing = createOutgoing({
+    allowPrivate: config.allowPrivateAddresses,
+    resolveHost,
+    site: () => config.baseUrls[0],
+  });
   const federation = createCorralFederation({ kv, outgoing });
   const events = createEventLog(opened.db, bus, { cap: config.streamCap });
   return {

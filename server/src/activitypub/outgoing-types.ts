@@ -5,6 +5,11 @@ export interface Outgoing {
   /** Whether loopback and private networks may be reached (--allow-private-addresses). */
   readonly allowPrivate: boolean;
   /**
+   * The User-Agent every request carries: `Corral/<version> (+<this server's first base URL>)`,
+   * so that another server's operator can tell who is asking and where to look.
+   */
+  userAgent(): string;
+  /**
    * GETs `url` with exactly `headers`, over a kept-alive connection to its origin (no Request or
    * Response objects). Redirects are answers, not followed. The caller reads or discards the body.
    */

@@ -1,7 +1,11 @@
+import type { webcrypto } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
+import { backendVersion } from "../version.ts";
+import { prepareBody } from "./draft-signing.ts";
 import { createOutgoing } from "./outgoing.ts";
+import { signedGet, signedPost } from "./signing.ts";
 
 // The way out's POST on a real loopback connection: what a delivery learns from an answer.
 
@@ -66,6 +70,45 @@ describe("Outgoing.post", () => {
     const posted = outgoing.post(url, {}, body, controller.signal);
     setTimeout(() => controller.abort(new DOMException("too slow", "TimeoutError")), 50);
     await expect(posted).rejects.toMatchObject({ name: "TimeoutError" });
+    await outgoing.close();
+  });
+});
+
+describe("the User-Agent", () => {
+  it("names Corral, its version and this server's address on GETs and deliveries", async () => {
+    const agents: string[] = [];
+    const url = await serve((req, res) => {
+      agents.push(req.headers["user-agent"] ?? "");
+      req.resume();
+      req.on("end", () =>
+        req.method === "GET"
+          ? res.writeHead(200, { "Content-Type": "application/activity+json" }).end("{}")
+          : res.writeHead(202).end(),
+      );
+    });
+    let site = "http://localhost:3000";
+    const outgoing = createOutgoing({ allowPrivate: true, site: () => site });
+    const { privateKey } = (await crypto.subtle.generateKey(
+      {
+        name: "RSASSA-PKCS1-v1_5",
+        modulusLength: 2048,
+        publicExponent: new Uint8Array([1, 0, 1]),
+        hash: "SHA-256",
+      },
+      true,
+      ["sign", "verify"],
+    )) as webcrypto.CryptoKeyPair;
+    const signer = { keyId: new URL("http://localhost:3000/actor#main-key"), privateKey };
+    expect(await signedGet(url.href, signer, { outgoing })).toMatchObject({ ok: true });
+    // The address as it is when the request is made (it follows the port bound).
+    site = "http://localhost:4000";
+    const delivery = await signedPost(url.href, prepareBody("{}"), signer, { outgoing });
+    expect(delivery).toMatchObject({ ok: true });
+    expect(agents).toEqual([
+      `Corral/${backendVersion} (+http://localhost:3000)`,
+      `Corral/${backendVersion} (+http://localhost:4000)`,
+    ]);
+    expect(createOutgoing({ allowPrivate: true }).userAgent()).toBe(`Corral/${backendVersion}`);
     await outgoing.close();
   });
 });

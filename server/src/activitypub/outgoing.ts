@@ -3,6 +3,7 @@ import { Agent, type Dispatcher } from "undici";
 import type { Services } from "../services.ts";
 import type { Answer, Outgoing } from "./outgoing-types.ts";
 import { pinnedLookup, resolveWithDns, type ResolveHost } from "./pinned-lookup.ts";
+import { backendVersion } from "../version.ts";
 
 // The one way out of the server: every lookup hop, key fetch, WebFinger request and delivery is
 // sent here, over connections whose address was checked as it was connected (pinned-lookup.ts).
@@ -12,14 +13,21 @@ import { pinnedLookup, resolveWithDns, type ResolveHost } from "./pinned-lookup.
 
 const DETAIL_BYTES = 4096;
 
+function userAgentOf(site: string | undefined): string {
+  return site ? `Corral/${backendVersion} (+${site})` : `Corral/${backendVersion}`;
+}
+
 export function createOutgoing(options: {
   allowPrivate: boolean;
   resolveHost?: ResolveHost;
+  /** This server's address, read when a request is made (it may follow the port bound). */
+  site?: () => string | undefined;
 }): Outgoing {
   const lookup = pinnedLookup(options.resolveHost ?? resolveWithDns, options.allowPrivate);
   const agent = new Agent({ connect: { lookup } });
   return {
     allowPrivate: options.allowPrivate,
+    userAgent: () => userAgentOf(options.site?.()),
     async get(url, headers, signal) {
       const answer = await agent.request({
         origin: url.origin,
@@ -119,7 +127,10 @@ export function outgoingOf(services: Services): Outgoing {
   if (services.outgoing) return services.outgoing;
   let outgoing = made.get(services);
   if (!outgoing) {
-    outgoing = createOutgoing({ allowPrivate: services.config.allowPrivateAddresses });
+    outgoing = createOutgoing({
+      allowPrivate: services.config.allowPrivateAddresses,
+      site: () => services.config.baseUrls[0],
+    });
     made.set(services, outgoing);
   }
   return outgoing;

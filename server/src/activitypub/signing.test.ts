@@ -12,6 +12,7 @@ function scriptedOutgoing(answers: Record<string, Response>) {
   const sent: string[] = [];
   const outgoing: Outgoing = {
     allowPrivate: false,
+    userAgent: () => "Corral/test",
     get: async (url) => {
       sent.push(url.href);
       const answer = answers[url.href];
@@ -105,6 +106,7 @@ describe("signedPost's time limit", () => {
     const signals: AbortSignal[] = [];
     const outgoing: Outgoing = {
       allowPrivate: false,
+      userAgent: () => "Corral/test",
       get: async (url) => {
         throw new Error(`unexpected request to ${url.href}`);
       },

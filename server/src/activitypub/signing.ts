@@ -38,7 +38,6 @@ const ACCEPT =
   'application/activity+json, application/ld+json; profile="https://www.w3.org/ns/activitystreams"';
 /** Larger than any actor or object document; a lookup answer beyond it is refused. */
 const MAX_DOCUMENT_BYTES = 5 * 1024 * 1024;
-const USER_AGENT = "Corral (+https://github.com/corral)";
 
 /** GETs a JSON document, signed when a signer is given, following redirects hop by hop. */
 export async function signedGet(
@@ -77,7 +76,7 @@ async function getFollowing(
     }
     visited.add(current);
     const target = new URL(current);
-    const plain = { accept: options.accept ?? ACCEPT, "user-agent": USER_AGENT };
+    const plain = { accept: options.accept ?? ACCEPT, "user-agent": options.outgoing.userAgent() };
     let headers: Record<string, string>;
     try {
       // Signed as deliveries are: our draft-cavage headers, the RSA signature on a signing thread.
@@ -208,7 +207,7 @@ export async function signedPost(
     headers = await signedPostHeaders(url, body, signer, {
       "content-type": "application/activity+json",
       accept: ACCEPT,
-      "user-agent": USER_AGENT,
+      "user-agent": options.outgoing.userAgent(),
     });
   } catch (error) {
     return {

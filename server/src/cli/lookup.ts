@@ -63,7 +63,10 @@ function lookupServices(db: Db, command: LookupCommand, actors: ActorRow[]): Ser
     baseUrls: [...new Set(actors.map((actor) => actor.baseUrl))],
   });
   const bus = createMemoryBus();
-  const outgoing = createOutgoing({ allowPrivate: command.allowPrivateAddresses });
+  const outgoing = createOutgoing({
+    allowPrivate: command.allowPrivateAddresses,
+    site: () => config.baseUrls[0],
+  });
   const federation = createCorralFederation({ kv: new MemoryKvStore(), outgoing });
   const events = createEventLog(db, bus, { cap: config.streamCap });
   return { config, db, events, federation, bus, outgoing };
