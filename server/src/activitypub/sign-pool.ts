@@ -94,12 +94,14 @@ export class SignPool {
       // Named, so that a thread listing (/proc/<pid>/task/*/comm, top -H) tells them apart.
       const worker = new Worker(signingThreadSource, { eval: true, name: "corral-sign" });
       const thread: Thread = { worker, keys: new Set(), waiting: 0, batches: new Map() };
-      worker.unref(); // an idle pool never keeps the process alive
       worker.on("message", (answer: SignAnswer) => this.#answered(thread, answer));
       worker.on("error", (error) => this.#lost(thread, error));
       worker.on("exit", (code) => {
         if (!this.#closed) this.#lost(thread, new Error(`signing thread exited (${code})`));
       });
+      // An idle pool never keeps the process alive. After the listeners: adding a "message"
+      // listener refs the thread's port again (a one-off `corral lookup` would never exit).
+      worker.unref();
       this.#threads.push(thread);
     }
   }
