@@ -33,7 +33,7 @@ export default defineConfig({
           environment: "node",
           testTimeout: 60_000,
           hookTimeout: 60_000,
-          // One Chromium and one server per file, two files at once: a browser test mostly
+          // One server per file, one Chromium for the run, two files at once: a browser test mostly
           // waits (on the server, on timers, on a cattle_grid starting), and one at a time left a
           // core idle for most of the run.
         },

@@ -1,7 +1,7 @@
 import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { TestProject } from "vitest/node";
-import { ensureChromium, oneLineError } from "./harness/chromium.ts";
+import { ensureChromium, oneLineError, serveChromium } from "./harness/chromium.ts";
 import { REPO_ROOT } from "../test-kit/corral-process.ts";
 import { prebuildVenvs } from "../test-peers/python-venv.ts";
 import { namesFiles } from "../test-peers/run-order.ts";
@@ -10,10 +10,9 @@ import { namesFiles } from "../test-peers/run-order.ts";
 // harness/chromium.ts); otherwise it, or an unbuilt console, fails the whole run with one line
 // saying what to do, rather than every test timing out (or, worse, skipping). A whole run starts
 // building the Python peers' missing virtualenvs in the background, as the server project's
-// global setup does (after `npm run test:unit` there is none left to build).
-export default function checkPrerequisites(
-  project: TestProject,
-): (() => Promise<void>) | undefined {
+// global setup does (after `npm run test:unit` there is none left to build). One Chromium serves
+// every file (harness/chromium.ts), stopped when the run ends.
+export default async function setUp(project: TestProject): Promise<() => Promise<void>> {
   ensureChromium();
   if (!existsSync(join(REPO_ROOT, "console/dist/index.html"))) {
     throw oneLineError(
@@ -22,6 +21,11 @@ export default function checkPrerequisites(
   }
   // Screenshots and logs of failures describe the latest run only.
   rmSync(join(REPO_ROOT, "e2e/artifacts"), { recursive: true, force: true });
-  if (namesFiles(project)) return undefined;
-  return prebuildVenvs();
+  const stopBuilds = namesFiles(project) ? async () => {} : prebuildVenvs();
+  const browser = await serveChromium();
+  project.provide("chromiumEndpoint", browser.wsEndpoint());
+  return async () => {
+    await browser.close();
+    await stopBuilds();
+  };
 }
