@@ -1,7 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { delimiter, join } from "node:path";
-import { chromium, type Browser, type BrowserServer } from "playwright-core";
+import { chromium, type Browser, type BrowserServer, type Download } from "playwright-core";
 
 // Debian's Chromium, never a downloaded one: missing, it is installed with apt when we may (root),
 // so that `npm ci && npm test` on a fresh machine of this kind needs no other step.
@@ -131,4 +131,14 @@ export async function launchChromium(): Promise<Browser> {
   const found = findChromium();
   if (!found.ok) throw oneLineError(found.reason);
   return chromium.launch({ executablePath: found.path, headless: true, args: LAUNCH_ARGS });
+}
+
+/**
+ * What a download holds, as text. Connected to the run's Chromium, `download.path()` is not
+ * available (the file is on the browser's side); its stream is.
+ */
+export async function downloadedText(download: Download): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of await download.createReadStream()) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
 }
