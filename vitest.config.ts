@@ -1,18 +1,23 @@
 import { defineConfig } from "vitest/config";
+import RunOrder from "./test-peers/run-order.ts";
 
 // One runner for the whole repository: `npm test` runs every project and prints one summary.
 export default defineConfig({
   test: {
     // A worker per core (Vitest's default leaves one core idle: a single worker on two cores).
-    // The unit files mostly wait on servers, processes and databases they start, so two at once
-    // on two cores halve the run; the browser project stays one file at a time (below).
+    // The files mostly wait on servers, processes, browsers and databases they start, so two at
+    // once on two cores halve the run; the browser project too (CONTRIBUTING.md#what-the-tests-need).
     maxWorkers: "100%",
+    // Vitest's order, except that files running a Python peer wait for their virtualenv's build.
+    sequence: { sequencer: RunOrder },
     projects: [
       {
         test: {
           name: "server",
           root: "server",
           include: ["src/**/*.test.ts", "test/**/*.test.ts"],
+          // Starts building the Python peers' virtualenvs (a fresh clone) in the background.
+          globalSetup: ["test/global-setup.ts"],
           environment: "node",
           testTimeout: 30_000,
           hookTimeout: 30_000,
@@ -28,8 +33,9 @@ export default defineConfig({
           environment: "node",
           testTimeout: 60_000,
           hookTimeout: 60_000,
-          // One Chromium and one server per file; two cores cannot run more at once.
-          fileParallelism: false,
+          // One server per file, one Chromium for the run, two files at once: a browser test mostly
+          // waits (on the server, on timers, on a cattle_grid starting), and one at a time left a
+          // core idle for most of the run.
         },
       },
     ],

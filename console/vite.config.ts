@@ -36,5 +36,9 @@ export default defineConfig(({ mode }) => ({
     // These tests wait on a real DOM; `npm test` runs them beside the server's, which start real
     // peers (Python, nginx, Chromium-free but CPU-heavy): on two cores 5 s was seen to run out.
     testTimeout: 15_000,
+    // The run's two workers, as the root's vitest.config.ts gives its own projects: a project
+    // loaded from its file takes Vitest's default instead (one worker on two cores), and Vitest
+    // then runs its files one at a time after every other project's (≈ 130 s on two cores).
+    maxWorkers: "100%",
   },
 }));

@@ -1,8 +1,7 @@
-import { readFile } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { startCattleGrid, type CattleGrid } from "../test-peers/cattle-grid.ts";
-import { launchChromium } from "./harness/chromium.ts";
+import { downloadedText, launchChromium } from "./harness/chromium.ts";
 import {
   badgeCount,
   chooseOption,
@@ -217,7 +216,7 @@ describe("the console in front of the real cattle_grid", () => {
       page.getByRole("menuitem", { name: "NDJSON", exact: true }).click(),
     ]);
     expect(download.suggestedFilename()).toMatch(/^corral-incoming-\d{8}-\d{6}\.ndjson$/);
-    const lines = (await readFile((await download.path())!, "utf8")).trim().split("\n");
+    const lines = (await downloadedText(download)).trim().split("\n");
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain("sent while paused");
 

@@ -1,5 +1,5 @@
-import { readFile } from "node:fs/promises";
 import type { Page } from "playwright-core";
+import { downloadedText } from "./harness/chromium.ts";
 import { expect, test } from "./harness/fixtures.ts";
 import { badgeCount, chooseOption, eventually, openFromDrawer } from "./harness/console-ui.ts";
 import { buildCreateNote } from "./harness/fe-api.ts";
@@ -156,7 +156,7 @@ test("Export downloads the listed messages as JSON and NDJSON with signatures re
     expect(download.suggestedFilename()).toMatch(
       new RegExp(`^corral-outgoing-\\d{8}-\\d{6}\\.${extension}$`),
     );
-    const text = await readFile((await download.path())!, "utf8");
+    const text = await downloadedText(download);
     expect(text).not.toContain("SECRET-SIGNATURE");
     expect(text).not.toContain("plain note");
     const messages = (

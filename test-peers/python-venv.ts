@@ -7,10 +7,14 @@
 // absolute paths) under a lock folder, and marked ready only at the end: a second process waits
 // for the first, a build that died half-way is thrown away and redone. A missing python3.11 is
 // one line naming what to install.
+//
+// A build mostly waits on pip's downloads (≈ 25–90 s of waiting for ≈ 5–30 s of CPU), so a whole
+// run starts every missing one at once, in the background, before its first test file
+// (prebuildVenvs, from the global setups): by the time a test asks, it is built or nearly.
 
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { findProgram, oneLineError } from "./programs.ts";
@@ -21,17 +25,56 @@ const PYTHON = "python3.11";
 const BUILD_TIMEOUT_MS = 8 * 60_000;
 const READY = ".ready";
 
+/** Every pinned requirements file of the test peers: test-peers/requirements-*.txt. */
+export function peerRequirements(): string[] {
+  const dir = join(REPO_ROOT, "test-peers");
+  return readdirSync(dir)
+    .filter((name) => /^requirements-.*\.txt$/.test(name))
+    .map((name) => join(dir, name));
+}
+
+/** The virtualenv folder for `requirementsFile` (built or not). */
+export function venvFolder(requirementsFile: string): string {
+  const requirements = resolve(REPO_ROOT, requirementsFile);
+  const hash = createHash("sha256").update(readFileSync(requirements)).digest("hex").slice(0, 16);
+  return join(CACHE, hash);
+}
+
+/** Whether the virtualenv for `requirementsFile` is built and ready. */
+export function venvReady(requirementsFile: string): boolean {
+  return existsSync(join(venvFolder(requirementsFile), READY));
+}
+
+/**
+ * Starts building every peer virtualenv (or those of `files`) that is not built yet, all at once,
+ * and returns at once.
+ * Nothing is reported here: a build that fails fails again, with its one line, in the test that
+ * asks for it. The function returned ends the builds still under way (their pip killed, the lock
+ * freed; the next run builds those again); call it when the run ends.
+ */
+export function prebuildVenvs(
+  options: { path?: string[]; files?: string[] } = {},
+): () => Promise<void> {
+  const abort = new AbortController();
+  const builds = (options.files ?? peerRequirements())
+    .filter((file) => !venvReady(file))
+    .map((file) => ensureVenv(file, { path: options.path, signal: abort.signal }).catch(() => {}));
+  return async () => {
+    abort.abort();
+    await Promise.all(builds);
+  };
+}
+
 /**
  * Builds (once) and returns the virtualenv folder for `requirementsFile`; its programs are in bin/.
- * `path`: the folders to find python3.11 in (default: PATH).
+ * `path`: the folders to find python3.11 in (default: PATH); `signal`: gives up (pip killed).
  */
 export async function ensureVenv(
   requirementsFile: string,
-  options: { path?: string[] } = {},
+  options: { path?: string[]; signal?: AbortSignal } = {},
 ): Promise<string> {
   const requirements = resolve(REPO_ROOT, requirementsFile);
-  const hash = createHash("sha256").update(readFileSync(requirements)).digest("hex").slice(0, 16);
-  const venv = join(CACHE, hash);
+  const venv = venvFolder(requirements);
   if (existsSync(join(venv, READY))) return venv;
   const python = findProgram(PYTHON, options.path);
   if (!python) {
@@ -43,6 +86,7 @@ export async function ensureVenv(
   for (;;) {
     if (existsSync(join(venv, READY))) return venv;
     if (takeLock(`${venv}.lock`)) break;
+    if (options.signal?.aborted) throw oneLineError(`gave up building ${venv}: the run ended`);
     if (Date.now() > deadline) {
       throw oneLineError(`gave up waiting for another process to build ${venv}`);
     }
@@ -52,11 +96,12 @@ export async function ensureVenv(
     if (existsSync(join(venv, READY))) return venv;
     rmSync(venv, { recursive: true, force: true });
     const started = Date.now();
-    await run(python, ["-m", "venv", venv], deadline);
+    await run(python, ["-m", "venv", venv], deadline, options.signal);
     await run(
       join(venv, "bin/pip"),
       ["install", "--quiet", "--disable-pip-version-check", "-r", requirements],
       deadline,
+      options.signal,
     );
     writeFileSync(join(venv, READY), `${requirementsFile} built in ${Date.now() - started} ms\n`);
     return venv;
@@ -97,19 +142,34 @@ function isAlive(pid: number): boolean {
   }
 }
 
-function run(command: string, args: string[], deadline: number): Promise<void> {
+function run(
+  command: string,
+  args: string[],
+  deadline: number,
+  abort?: AbortSignal,
+): Promise<void> {
   return new Promise((done, fail) => {
+    if (abort?.aborted) return fail(oneLineError(`${command}: not started, the run ended`));
     const child = spawn(command, args, { stdio: ["ignore", "pipe", "pipe"] });
     let output = "";
     child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
     const timer = setTimeout(() => child.kill("SIGKILL"), Math.max(deadline - Date.now(), 1));
-    child.once("error", (error) => {
+    const kill = () => child.kill("SIGKILL");
+    abort?.addEventListener("abort", kill);
+    // Should this process end first (a run stopped with Ctrl-C), pip ends with it.
+    process.once("exit", kill);
+    const cleanUp = () => {
       clearTimeout(timer);
+      abort?.removeEventListener("abort", kill);
+      process.off("exit", kill);
+    };
+    child.once("error", (error) => {
+      cleanUp();
       fail(oneLineError(`${command}: ${error.message}`));
     });
     child.once("exit", (code, signal) => {
-      clearTimeout(timer);
+      cleanUp();
       if (code === 0) return done();
       // pip names each missing local index folder in a warning line; the last real line says why.
       const last = output

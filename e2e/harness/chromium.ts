@@ -1,7 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { delimiter, join } from "node:path";
-import { chromium, type Browser } from "playwright-core";
+import { chromium, type Browser, type BrowserServer, type Download } from "playwright-core";
 
 // Debian's Chromium, never a downloaded one: missing, it is installed with apt when we may (root),
 // so that `npm ci && npm test` on a fresh machine of this kind needs no other step.
@@ -102,8 +102,43 @@ export function oneLineError(message: string): Error {
   return error;
 }
 
+declare module "vitest" {
+  export interface ProvidedContext {
+    /** The run's Chromium (global-setup.ts), for chromium.connect(). */
+    chromiumEndpoint?: string;
+  }
+}
+
+/**
+ * The run's one Chromium, started by the global setup and shared by every file (a launch costs
+ * about 1.2 CPU-s and 1.5–3 s, once per file before): each file connects to it, and each test
+ * has its own context in it, so no test sees another's cookies, storage or pages.
+ */
+export async function serveChromium(): Promise<BrowserServer> {
+  const found = findChromium();
+  if (!found.ok) throw oneLineError(found.reason);
+  return chromium.launchServer({ executablePath: found.path, headless: true, args: LAUNCH_ARGS });
+}
+
+/**
+ * A browser for a test file: a connection to the run's Chromium when the global setup started
+ * one, else a Chromium of its own. Closing it closes only what it opened.
+ */
 export async function launchChromium(): Promise<Browser> {
+  const { inject } = await import("vitest");
+  const endpoint = inject("chromiumEndpoint");
+  if (endpoint) return chromium.connect(endpoint);
   const found = findChromium();
   if (!found.ok) throw oneLineError(found.reason);
   return chromium.launch({ executablePath: found.path, headless: true, args: LAUNCH_ARGS });
+}
+
+/**
+ * What a download holds, as text. Connected to the run's Chromium, `download.path()` is not
+ * available (the file is on the browser's side); its stream is.
+ */
+export async function downloadedText(download: Download): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of await download.createReadStream()) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
 }

@@ -16,8 +16,9 @@ let accountCounter = 0;
 export type Account = { name: string; password: string };
 
 /**
- * One Chromium and one server per file (starting either costs seconds on two cores); a fresh
- * browser context and a fresh account per test so that no test sees another's state.
+ * One server and one connection to the run's Chromium per file (starting either costs seconds on
+ * two cores; harness/chromium.ts); a fresh browser context and a fresh account per test so that
+ * no test sees another's state.
  */
 export const test = base
   // Vitest reads a fixture's dependencies from its destructuring pattern: none here.

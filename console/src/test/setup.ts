@@ -2,10 +2,15 @@
 import "@testing-library/jest-dom/vitest";
 // The stream store keeps its messages in IndexedDB, which jsdom lacks.
 import "fake-indexeddb/auto";
-import { cleanup } from "@testing-library/react";
+import { cleanup, configure } from "@testing-library/react";
 import { afterEach } from "vitest";
 import { forgetCapabilities } from "../lib/server-capabilities.ts";
 import { reachability } from "../lib/server-reachability.ts";
+
+// findBy… and waitFor give up after 5 s, not 1 s: in `npm test` these files run beside the
+// server's (two workers on two cores), and a lazily loaded screen has taken over a second there.
+// They still return as soon as what they wait for is there.
+configure({ asyncUtilTimeout: 5_000 });
 
 afterEach(() => {
   cleanup();

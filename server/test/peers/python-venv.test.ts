@@ -1,9 +1,11 @@
 import { execFile } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
+import { prebuildVenvs, venvFolder, venvReady } from "../../../test-peers/python-venv.ts";
 
 // The helper every Python peer of the tests stands on (test-peers/python-venv.ts).
 
@@ -51,5 +53,45 @@ describe("ensureVenv", () => {
     const again = await ensureInProcess(requirements);
     expect(again).toEqual({ stdout: first.stdout, stderr: "" });
     expect(existsSync(`${first.stdout}.lock`)).toBe(false);
+  }, 120_000);
+});
+
+describe("prebuildVenvs", () => {
+  it("builds every missing virtualenv at once in the background, and its stop ends a build under way", async () => {
+    const tag = `${process.pid} ${Date.now()}`;
+    const quick = [1, 2].map((n) => {
+      const file = join(folder, `quick-${n}.txt`);
+      writeFileSync(file, `# nothing to install ${n} ${tag}\n`);
+      return file;
+    });
+    // A package index that takes the connection and never answers: pip waits on it.
+    const sockets: Socket[] = [];
+    const index = createServer((socket) => sockets.push(socket));
+    await new Promise<void>((listening) => index.listen(0, "127.0.0.1", listening));
+    const port = (index.address() as { port: number }).port;
+    const hanging = join(folder, "hanging.txt");
+    writeFileSync(
+      hanging,
+      `# ${tag}\n--index-url http://127.0.0.1:${port}/simple\ncorral-never-answered==1.0\n`,
+    );
+    try {
+      const stop = prebuildVenvs({ files: [...quick, hanging] });
+      // Returned at once; the quick ones get built, the other waits on its index.
+      await expect
+        .poll(() => quick.every(venvReady), { timeout: 60_000, interval: 250 })
+        .toBe(true);
+      await expect
+        .poll(() => sockets.length, { timeout: 60_000, interval: 250 })
+        .toBeGreaterThan(0);
+      expect(venvReady(hanging)).toBe(false);
+      built.push(...[...quick, hanging].map(venvFolder));
+      await stop();
+      expect(venvReady(hanging)).toBe(false);
+      // Its lock is freed: the next run builds it again instead of waiting.
+      expect(existsSync(`${venvFolder(hanging)}.lock`)).toBe(false);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      index.close();
+    }
   }, 120_000);
 });
