@@ -24,6 +24,7 @@ import {
   showSplit,
   type ColdRound,
   type DeliveryRound,
+  type DeliveryTarget,
 } from "./lib/delivery-load.ts";
 import { createTestDatabase } from "../server/test/db/postgres-test-database.ts";
 import { startFedify } from "./lib/fedify-process.ts";
@@ -115,6 +116,7 @@ const client = await feClient(corral.url, "bench", "bench-password");
 const actor = await client.createActor("bench");
 let corralDelivery: DeliveryRound[] | undefined;
 let corralCold: ColdRound | undefined;
+let corralFirst: ColdRound | undefined;
 if (DELIVERY) {
   const target = {
     pid: corral.pid,
@@ -127,6 +129,7 @@ if (DELIVERY) {
       );
     },
   };
+  corralFirst = await firstRound(target);
   corralCold = await runColdRound(target, corralSink, load);
   console.log(
     `Corral cold round: ${corralCold.actorGets} actor GETs for ${N} actors (at most ${corralCold.maxGetsPerActor} of one)`,
@@ -203,12 +206,14 @@ const fedify = FEDIFY
   : undefined;
 let fedifyDelivery: DeliveryRound[] | undefined;
 let fedifyCold: ColdRound | undefined;
+let fedifyFirst: ColdRound | undefined;
 if (fedify && fedifySink && DELIVERY) {
   const target = {
     pid: fedify.pid,
     activityId: (tag: string) => `${fedify.actorId}/bench/${tag}`,
     send: fedify.send,
   };
+  fedifyFirst = await firstRound(target);
   fedifyCold = await runColdRound(target, fedifySink, load);
   fedifyDelivery = await runDeliveryRounds(target, fedifySink, load);
   await pause(1000);
@@ -254,8 +259,8 @@ await printAndSave({
   },
   loadAverageAtStart,
   signRate,
-  corral: { delivery: corralDelivery, cold: corralCold, inbox: corralInbox },
-  fedify: { delivery: fedifyDelivery, cold: fedifyCold, inbox: fedifyInbox },
+  corral: { delivery: corralDelivery, first: corralFirst, cold: corralCold, inbox: corralInbox },
+  fedify: { delivery: fedifyDelivery, first: fedifyFirst, cold: fedifyCold, inbox: fedifyInbox },
 });
 
 /** Waits until every stream's events are in history's search copy; how long it waited (ms). */
@@ -287,5 +292,19 @@ async function postgresCpuMs(url: string): Promise<Map<number, number>> {
     return new Map(rows.map((row) => [row.pid, processCpuMs(row.pid)]));
   } finally {
     await sql.end();
+  }
+}
+
+/**
+ * A server's first round after it starts, to N new actors on a sink of their own (another host):
+ * its code is compiled, its threads and connections opened. The cold round after it then measures
+ * what new actors cost a running server, which is what a server meets: a process starts once.
+ */
+async function firstRound(target: DeliveryTarget): Promise<ColdRound> {
+  const sink = await startSink(N);
+  try {
+    return await runColdRound(target, sink, load);
+  } finally {
+    await sink.close();
   }
 }

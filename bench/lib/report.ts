@@ -11,6 +11,8 @@ interface Side {
   delivery?: DeliveryRound[];
   /** The first round, to actors not yet resolved (issue 25: at most one GET each, ≥ 0.8× warm). */
   cold?: ColdRound;
+  /** The round before it, the first after the server started, to N other new actors. */
+  first?: ColdRound;
   inbox?: InboxResult;
 }
 
@@ -66,6 +68,12 @@ export async function printAndSave(result: DeliveryBenchResult) {
       "",
     ],
     row("server CPU ms/delivery (median)", corral?.cpuMsPerDelivery, fedify?.cpuMsPerDelivery, f2),
+    row(
+      "first round after start, new actors",
+      result.corral.first?.perSecond,
+      result.fedify.first?.perSecond,
+      f0,
+    ),
     row(
       "cold round deliveries/s",
       result.corral.cold?.perSecond,
