@@ -65,11 +65,16 @@ export async function verifyDraftQuickly(
 
   const signingString = draftSigningString(request, names);
   if (signingString === null) return undefined;
-  const signed = verify(
-    "sha256",
-    Buffer.from(signingString),
-    key.keyObject,
-    Buffer.from(signature, "base64"),
+  // On libuv's pool: the main thread goes on with other requests meanwhile, the verify runs on
+  // another core (docs/adr/0016-inbox-claims-with-the-append.md).
+  const signed = await new Promise<boolean>((resolve) =>
+    verify(
+      "sha256",
+      Buffer.from(signingString),
+      key.keyObject,
+      Buffer.from(signature, "base64"),
+      (error, ok) => resolve(error === null && ok),
+    ),
   );
   return signed ? { owner: key.owner, keyId: key.keyId } : undefined;
 }
