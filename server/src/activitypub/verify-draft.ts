@@ -2,11 +2,11 @@ import { hash, timingSafeEqual, verify } from "node:crypto";
 import type { KeyCache } from "@fedify/fedify";
 import { findCachedKey } from "./cached-key.ts";
 
-// The common case of an inbox POST, checked synchronously: a draft-cavage signature made with an
-// RSA key we already hold, over (request-target), date and a SHA digest of the body. It applies
+// The common case of an inbox POST, checked quickly: a draft-cavage signature made with an RSA
+// key we already hold, over (request-target), date and a SHA digest of the body. It applies
 // exactly the checks Fedify's verifyRequestDetailed() applies to such a request, without cloning
-// the request, the Temporal polyfill or two trips to the crypto thread pool per request (about
-// half of an inbox request's time in `npm run bench`). A signed GET (no body, so no digest) is
+// the request, the Temporal polyfill or Fedify's two trips to the crypto thread pool per request
+// (about half of an inbox request's time in `npm run bench`); the RSA verify alone goes there. A signed GET (no body, so no digest) is
 // checked the same way; unlike Fedify, (request-target) keeps the query (draftSigningString()).
 //
 // It only ever says "verified". Anything unusual (RFC 9421, created/expires parameters, a digest
