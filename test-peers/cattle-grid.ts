@@ -13,15 +13,20 @@
 //   cg.amqpUrl                               // its RabbitMQ vhost (`--upstream-amqp`)
 //   await cg.createAccount("alice", "alice-password");   // its own CLI, an --admin account
 //                                            //   (≈ 5 s each: a Python start-up; run several at once)
-//   const token = await cg.signIn("alice", "alice-password");   // POST /fe/signin
+//   const token = await cg.signIn("alice", "alice-password");   // POST /fe/signin, once the token
+//                                            //   is accepted
+//   const actor = await cg.createActor(token, "ana");   // POST /fe/account/create, once
+//                                            //   /fe/account/info lists the actor
 //   cg.output()                              // what uvicorn and nginx printed, for failure reports
 //   await cg.stop();                         // kills both by pid, drops database and vhost,
 //                                            //   removes its folder; safe to call twice
 //
 // Each instance has its own PostgreSQL database, RabbitMQ vhost (its queue names are fixed: two
 // instances on one vhost would take each other's messages), temporary folder and two random
-// loopback ports; one per test file is the intended use. Actors: POST /fe/account/create with
-// `baseUrl: cg.origin`. Known quirks of cattle_grid itself (its acct URIs drop the port, an
+// loopback ports; one per test file is the intended use. cattle_grid commits a sign-in's token and
+// a new actor after it has answered (docs/cattle-grid-differences.md#writes-answered-before-they-are-committed):
+// signIn and createActor wait until cattle_grid shows them, so that a test's next call does not
+// race that commit. Known quirks of cattle_grid itself (its acct URIs drop the port, an
 // unsigned GET of an actor answers 401, ...) are in the spec and in cattle-grid.test.ts.
 // Needs python3.11, nginx, RabbitMQ at 127.0.0.1:5672 (guest/guest, rabbitmqctl) and PostgreSQL
 // at 127.0.0.1:5432 (trust; CORRAL_TEST_POSTGRES names another admin URL): a missing one throws
@@ -58,8 +63,12 @@ export interface CattleGrid {
   amqpUrl: string;
   /** `python -m cattle_grid account new NAME PASSWORD --admin` (names: ^[a-zA-Z0-9_]{1,16}$). */
   createAccount(name: string, password: string): Promise<void>;
-  /** POST /fe/signin; the bearer token. */
+  /** POST /fe/signin; the bearer token, once cattle_grid accepts it. */
   signIn(name: string, password: string): Promise<string>;
+  /** POST /fe/account/create on cg.origin; the actor document, once the account's info lists it. */
+  createActor(token: string, handle: string): Promise<{ id: string } & Record<string, unknown>>;
+  /** Its PostgreSQL database, as a postgres:// URL (for tests that hold its locks). */
+  databaseUrl: string;
   /** Everything uvicorn and nginx printed so far. */
   output(): string;
   /** kill -9 of cattle_grid's process (a crash): nginx stays and answers 502 meanwhile. */
@@ -163,10 +172,33 @@ export async function startCattleGrid(): Promise<CattleGrid> {
           throw new Error(`cattle_grid account new ${account}: ${error.stderr ?? error.message}`);
         });
       },
-      signIn: (account, password) =>
-        signIn(origin, account, password).catch((error: Error) => {
+      async signIn(account, password) {
+        const token = await signIn(origin, account, password).catch((error: Error) => {
           throw new Error(`cattle_grid ${error.message}`, { cause: error });
-        }),
+        });
+        await settled(`cattle_grid's token for ${account}`, async () =>
+          Boolean(await accountInfo(origin, token)),
+        );
+        return token;
+      },
+      async createActor(token, handle) {
+        const response = await fetch(`${origin}/fe/account/create`, {
+          method: "POST",
+          headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` },
+          body: JSON.stringify({ baseUrl: origin, handle }),
+        });
+        if (response.status !== 201) {
+          throw new Error(
+            `cattle_grid create ${handle}: ${response.status} ${await response.text()}`,
+          );
+        }
+        const actor = (await response.json()) as { id: string } & Record<string, unknown>;
+        await settled(`cattle_grid listing ${actor.id}`, async () =>
+          Boolean((await accountInfo(origin, token))?.actors.some((a) => a.id === actor.id)),
+        );
+        return actor;
+      },
+      databaseUrl: postgresUrl(machine.postgresAdminUrl, name),
       output: () => output,
       async kill() {
         const exited = new Promise((done) => app.once("exit", done));
@@ -204,6 +236,37 @@ function cattleGridToml(input: { dbUrl: string; vhost: string; origin: string })
     `module = "muck_out.extension"`,
     ``,
   ].join("\n");
+}
+
+const SETTLE_MS = 15_000;
+
+/** Waits until `check` holds: cattle_grid's commit after its answer (see the top of this file). */
+async function settled(what: string, check: () => Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + SETTLE_MS;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`${what}: not seen within ${SETTLE_MS} ms`);
+    await new Promise((done) => setTimeout(done, 25));
+  }
+}
+
+async function accountInfo(
+  origin: string,
+  token: string,
+): Promise<{ actors: { id: string }[] } | null> {
+  const response = await fetch(`${origin}/fe/account/info`, {
+    headers: { Authorization: `Bearer ${token}` },
+  });
+  if (response.status !== 200) {
+    await response.body?.cancel();
+    return null;
+  }
+  return (await response.json()) as { actors: { id: string }[] };
+}
+
+function postgresUrl(adminUrl: string, database: string): string {
+  const url = new URL(adminUrl);
+  url.pathname = `/${database}`;
+  return url.toString();
 }
 
 const amqpUrl = (vhost: string) => `amqp://guest:guest@127.0.0.1:5672/${vhost}`;

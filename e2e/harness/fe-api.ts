@@ -30,24 +30,33 @@ async function callJson(url: string, init: RequestInit): Promise<unknown> {
   return text ? JSON.parse(text) : null;
 }
 
+/**
+ * Signs in at a Corral or a real cattle_grid. cattle_grid commits a token and a new actor after it
+ * has answered (docs/cattle-grid-differences.md#writes-answered-before-they-are-committed), so
+ * this waits until the token is accepted, and createActor until the account's info lists the
+ * actor: the test's next call never races that commit. Against Corral both hold at once.
+ */
 export async function signInApi(serverUrl: string, name: string, password: string): Promise<FeApi> {
   const token = await signIn(serverUrl, name, password);
   const auth = { Authorization: `Bearer ${token}` };
   const info = () =>
     callJson(`${serverUrl}/fe/account/info`, { headers: auth }) as Promise<AccountInfo>;
+  await settled(`the token of ${name} at ${serverUrl}`, () => info().then(() => true));
   return {
     token,
     info,
     async createActor(handle, name) {
       const { baseUrls } = await info();
       const body = JSON.stringify({ baseUrl: baseUrls[0], handle, ...(name ? { name } : {}) });
-      return (await callJson(`${serverUrl}/fe/account/create`, {
+      const actor = (await callJson(`${serverUrl}/fe/account/create`, {
         method: "POST",
         headers: auth,
         body,
-      })) as {
-        id: string;
-      };
+      })) as Record<string, unknown> & { id: string };
+      await settled(`${actor.id} in the account's info`, async () =>
+        (await info()).actors.some((listed) => listed.id === actor.id),
+      );
+      return actor;
     },
     async trigger(method, body) {
       await callJson(`${serverUrl}/fe/actor/trigger/${method}`, {
@@ -57,6 +66,15 @@ export async function signInApi(serverUrl: string, name: string, password: strin
       });
     },
   };
+}
+
+/** Waits (25 ms steps, 15 s at most) until `check` resolves true; a rejection counts as not yet. */
+async function settled(what: string, check: () => Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  while (!(await check().catch(() => false))) {
+    if (Date.now() > deadline) throw new Error(`${what}: not seen within 15 s`);
+    await new Promise((done) => setTimeout(done, 25));
+  }
 }
 
 let noteCounter = 0;

@@ -1,7 +1,12 @@
 // Proxy mode: /fe/* goes to a real cattle_grid. Status and headers pass through; bodies are
-// streamed, so an event stream reaches the browser frame by frame.
+// streamed, so an event stream reaches the browser frame by frame. Two answers wait until the
+// upstream shows what it said it did (docs/cattle-grid-differences.md#writes-answered-before-they-are-committed):
+// a sign-in's token, and a created actor.
 
 import type { Context } from "hono";
+import { getLogger } from "@logtape/logtape";
+
+const log = getLogger(["corral", "proxy"]);
 
 // Hop-by-hop headers (RFC 9110 §7.6.1) and those fetch rewrites (it decompresses bodies).
 const dropRequest = [
@@ -47,6 +52,17 @@ export function createProxyHandler(upstream: string) {
     }
     const responseHeaders = new Headers(response.headers);
     for (const name of dropResponse) responseHeaders.delete(name);
+    const settle = c.req.method === "POST" ? settles[incoming.pathname] : undefined;
+    if (settle && response.status === settle.status) {
+      const text = await response.text();
+      const unsettled = await settle.wait(upstream, c.req.header("authorization"), text);
+      if (unsettled) return c.json({ detail: unsettled }, 502);
+      return new Response(text, {
+        status: response.status,
+        statusText: response.statusText,
+        headers: responseHeaders,
+      });
+    }
     if (responseHeaders.get("content-type")?.startsWith("text/event-stream")) {
       responseHeaders.set("X-Accel-Buffering", "no");
       responseHeaders.set("Cache-Control", "no-cache, no-transform");
@@ -84,4 +100,88 @@ function endQuietlyOnAbort(
       return reader.cancel(reason);
     },
   });
+}
+
+// cattle_grid 0.5.22 commits some writes after its answer is sent (FastAPI closes a request's
+// database session once the response is out), so a client that acts on the answer at once can
+// find a token refused (401) or an actor unknown to its account (400 on a trigger or lookup).
+// The console does act at once, so the proxy answers these writes once the upstream shows them.
+const SETTLE_MS = 5_000;
+
+interface Settle {
+  /** The upstream status whose answer waits. */
+  status: number;
+  /** Resolves when the upstream shows the write: null, or why the answer would not be true. */
+  wait(upstream: string, authorization: string | undefined, body: string): Promise<string | null>;
+}
+
+const settles: Record<string, Settle> = {
+  "/fe/signin": {
+    status: 200,
+    async wait(upstream, _authorization, body) {
+      const token = jsonField(body, "token");
+      if (!token) return null;
+      const seen = await until(
+        async () => (await accountInfo(upstream, `Bearer ${token}`)) !== null,
+      );
+      return seen
+        ? null
+        : `Upstream ${upstream} answered the sign-in, but still refused its token ${SETTLE_MS / 1000} s later`;
+    },
+  },
+  "/fe/account/create": {
+    status: 201,
+    async wait(upstream, authorization, body) {
+      const id = jsonField(body, "id");
+      if (!id || !authorization) return null;
+      const seen = await until(async () =>
+        ((await accountInfo(upstream, authorization))?.actors ?? []).some(
+          (actor) => actor.id === id,
+        ),
+      );
+      // The upstream said it created the actor; should it not list it yet, its word stands (the
+      // console's Info shows the actor once it does).
+      if (!seen)
+        log.warn("Upstream {upstream} created {id} but did not list it within {ms} ms", {
+          upstream,
+          id,
+          ms: SETTLE_MS,
+        });
+      return null;
+    },
+  },
+};
+
+/** Polls `check` (20 ms, growing to 200 ms) until it holds or SETTLE_MS have passed. */
+async function until(check: () => Promise<boolean>): Promise<boolean> {
+  const deadline = Date.now() + SETTLE_MS;
+  for (let pause = 20; ; pause = Math.min(pause * 2, 200)) {
+    if (await check().catch(() => false)) return true;
+    if (Date.now() + pause > deadline) return false;
+    await new Promise((done) => setTimeout(done, pause));
+  }
+}
+
+async function accountInfo(
+  upstream: string,
+  authorization: string,
+): Promise<{ actors?: { id?: unknown }[] } | null> {
+  const response = await fetch(`${upstream}/fe/account/info`, {
+    headers: { Authorization: authorization, Accept: "application/json" },
+    signal: AbortSignal.timeout(2_000),
+  });
+  if (response.status !== 200) {
+    await response.body?.cancel();
+    return null;
+  }
+  return (await response.json()) as { actors?: { id?: unknown }[] };
+}
+
+function jsonField(body: string, name: string): string | null {
+  try {
+    const value = (JSON.parse(body) as Record<string, unknown>)[name];
+    return typeof value === "string" ? value : null;
+  } catch {
+    return null;
+  }
 }

@@ -10,6 +10,7 @@ import type { FeEnv } from "../fe/auth.ts";
 
 const CACHE_MS = 30_000;
 const CACHE_MAX = 10_000;
+const REFUSAL_MS = 1_000;
 
 type Answer =
   | { ok: true; name: string }
@@ -39,9 +40,13 @@ export function createUpstreamAccounts(
     }
     const answer = askUpstream(upstream, token);
     cache.set(key, { at: now, answer });
-    // A failure to reach the upstream is not remembered: the next request asks again.
+    // A failure to reach the upstream is not remembered: the next request asks again. A refusal
+    // is kept for a second only: cattle_grid can refuse a token it has just issued for a moment
+    // (docs/cattle-grid-differences.md#writes-answered-before-they-are-committed).
     void answer.then((a) => {
-      if (!a.ok && a.status >= 500) cache.delete(key);
+      if (a.ok || cache.get(key)?.answer !== answer) return;
+      if (a.status >= 500) cache.delete(key);
+      else cache.set(key, { at: now - cacheMs + Math.min(cacheMs, REFUSAL_MS), answer });
     });
     return answer;
   };

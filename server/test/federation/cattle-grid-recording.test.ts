@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import amqp from "amqplib";
+import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startCattleGrid, type CattleGrid } from "../../../test-peers/cattle-grid.ts";
 import { checkPrerequisites, thisMachine } from "../../../test-peers/prerequisites.ts";
@@ -147,6 +148,99 @@ describe("recording cattle_grid's events from its broker", { timeout: 180_000 },
   });
 });
 
+describe("writes cattle_grid answers before it commits them", { timeout: 120_000 }, () => {
+  // cattle_grid commits a sign-in's token and a new actor after its answer is sent
+  // (docs/cattle-grid-differences.md#writes-answered-before-they-are-committed). A lock that holds
+  // its writes back makes that moment as long as the test needs.
+  const holdingWrites = async <T>(table: string, body: () => Promise<T>): Promise<T> => {
+    const sql = postgres(cg.databaseUrl, { max: 1, onnotice: () => {} });
+    let release!: () => void;
+    const released = new Promise<void>((done) => (release = done));
+    let locked!: () => void;
+    const held = new Promise<void>((done) => (locked = done));
+    const transaction = sql.begin(async (tx) => {
+      await tx.unsafe(`LOCK TABLE ${table} IN SHARE MODE`);
+      locked();
+      await released;
+    });
+    try {
+      await held;
+      return await body();
+    } finally {
+      release();
+      await transaction;
+      await sql.end({ timeout: 1 });
+    }
+  };
+  const signInAt = (origin: string) =>
+    fetch(`${origin}/fe/signin`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ name: "carol", password: "carol-password" }),
+    });
+  const infoAt = (origin: string, token: string) =>
+    fetch(`${origin}/fe/account/info`, { headers: { Authorization: `Bearer ${token}` } });
+  const pending = (promise: Promise<unknown>, ms: number) =>
+    Promise.race([
+      promise.then(() => false),
+      new Promise<boolean>((done) => setTimeout(() => done(true), ms)),
+    ]);
+
+  it("cattle_grid itself: its sign-in answers 200 while its token is still refused", async () => {
+    const token = await holdingWrites("authenticationtoken", async () => {
+      const signin = await signInAt(cg.origin);
+      expect(signin.status).toBe(200);
+      const { token } = (await signin.json()) as { token: string };
+      expect((await infoAt(cg.origin, token)).status).toBe(401);
+      return token;
+    });
+    await waitFor(async () => (await infoAt(cg.origin, token)).status === 200, "the token");
+  });
+
+  it("through Corral: the sign-in answers once its token works", async () => {
+    // The answer is awaited only once the lock is gone (holdingWrites would otherwise wait on it).
+    const { signin } = await holdingWrites("authenticationtoken", async () => {
+      const signin = signInAt(corral!.url);
+      // cattle_grid has answered within a few hundred ms; Corral holds the answer back.
+      expect(await pending(signin, 1_500)).toBe(true);
+      return { signin };
+    });
+    const answered = await signin;
+    expect(answered.status).toBe(200);
+    const { token } = (await answered.json()) as { token: string };
+    expect((await infoAt(corral!.url, token)).status).toBe(200);
+  });
+
+  it("through Corral: a token still refused after 5 s is a 502 with the reason, not a sign-in", async () => {
+    const answer = await holdingWrites("authenticationtoken", async () => {
+      const response = await signInAt(corral!.url);
+      return { status: response.status, body: await response.json() };
+    });
+    expect(answer.status).toBe(502);
+    expect(answer.body).toEqual({
+      detail: expect.stringMatching(/answered the sign-in, but still refused its token 5 s later$/),
+    });
+  });
+
+  it("through Corral: a created actor is answered once the account lists it", async () => {
+    const token = await cg.signIn("carol", "carol-password");
+    const { create } = await holdingWrites("actorforaccount", async () => {
+      const create = fetch(`${corral!.url}/fe/account/create`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` },
+        body: JSON.stringify({ baseUrl: cg.origin, handle: "cleo" }),
+      });
+      expect(await pending(create, 1_500)).toBe(true);
+      return { create };
+    });
+    const answered = await create;
+    expect(answered.status).toBe(201);
+    const { id } = (await answered.json()) as { id: string };
+    const info = (await (await infoAt(corral!.url, token)).json()) as { actors: { id: string }[] };
+    expect(info.actors.map((actor) => actor.id)).toContain(id);
+  });
+});
+
 describe("a broker connection that drops", { timeout: 180_000 }, () => {
   it("says so in /readyz and the log, connects again with backoff, and loses nothing", async () => {
     // A RabbitMQ user of its own, so that only Corral's connection is dropped and refused.
@@ -214,13 +308,7 @@ async function startCorral(amqpUrl = cg.amqpUrl): Promise<CorralProcess> {
 }
 
 async function createActor(account: string, handle: string): Promise<{ id: string }> {
-  const response = await fetch(`${cg.origin}/fe/account/create`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", Authorization: `Bearer ${tokens[account]}` },
-    body: JSON.stringify({ baseUrl: cg.origin, handle }),
-  });
-  if (response.status !== 201) throw new Error(`create ${handle}: ${response.status}`);
-  return (await response.json()) as { id: string };
+  return cg.createActor(tokens[account]!, handle);
 }
 
 /** ana → ben: a Create of a Note, through cattle_grid's own trigger; its activity id. */

@@ -316,15 +316,7 @@ function activity(actor: string, type: string, rest: Record<string, unknown>) {
 }
 
 async function createCattleGridActor(handle: string): Promise<Actor> {
-  const response = await fetch(`${cg.origin}/fe/account/create`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", Authorization: `Bearer ${cgToken}` },
-    body: JSON.stringify({ baseUrl: cg.origin, handle }),
-  });
-  if (response.status !== 201) {
-    throw new Error(`cattle_grid create answered ${response.status}: ${await response.text()}`);
-  }
-  return (await response.json()) as Actor;
+  return (await cg.createActor(cgToken, handle)) as unknown as Actor;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
