@@ -1,7 +1,7 @@
-import type { webcrypto } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
+import { generateRsaKeyPair } from "../actors/key-columns.ts";
 import { backendVersion } from "../version.ts";
 import { prepareBody } from "./draft-signing.ts";
 import { createOutgoing } from "./outgoing.ts";
@@ -88,16 +88,7 @@ describe("the User-Agent", () => {
     });
     let site = "http://localhost:3000";
     const outgoing = createOutgoing({ allowPrivate: true, site: () => site });
-    const { privateKey } = (await crypto.subtle.generateKey(
-      {
-        name: "RSASSA-PKCS1-v1_5",
-        modulusLength: 2048,
-        publicExponent: new Uint8Array([1, 0, 1]),
-        hash: "SHA-256",
-      },
-      true,
-      ["sign", "verify"],
-    )) as webcrypto.CryptoKeyPair;
+    const { privateKey } = await generateRsaKeyPair();
     const signer = { keyId: new URL("http://localhost:3000/actor#main-key"), privateKey };
     expect(await signedGet(url.href, signer, { outgoing })).toMatchObject({ ok: true });
     // The address as it is when the request is made (it follows the port bound).

@@ -1,5 +1,5 @@
-import type { webcrypto } from "node:crypto";
 import { describe, expect, it } from "vitest";
+import { generateRsaKeyPair } from "../actors/key-columns.ts";
 import { prepareBody } from "./draft-signing.ts";
 import type { Answer, GetAnswer, Outgoing } from "./outgoing-types.ts";
 import { signedGet, signedPost, type Signer } from "./signing.ts";
@@ -90,16 +90,7 @@ describe("signedGet's redirects", () => {
 
 describe("signedPost's time limit", () => {
   const signer = async (): Promise<Signer> => {
-    const { privateKey } = (await crypto.subtle.generateKey(
-      {
-        name: "RSASSA-PKCS1-v1_5",
-        modulusLength: 2048,
-        publicExponent: new Uint8Array([1, 0, 1]),
-        hash: "SHA-256",
-      },
-      true,
-      ["sign", "verify"],
-    )) as webcrypto.CryptoKeyPair;
+    const { privateKey } = await generateRsaKeyPair();
     return { keyId: new URL("https://corral.example/actor#main-key"), privateKey };
   };
   const posting = (answer: (signal: AbortSignal) => Promise<Answer>) => {
