@@ -11,9 +11,9 @@ import { mkdtempSync, openSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { createCorralAccount, startCorral } from "../test-kit/corral-process.ts";
-import { feClient } from "./lib/corral-client.ts";
-import { processCpuMs, threadCpuMs } from "./lib/process-cpu.ts";
+import type { CorralProcess } from "../test-kit/corral-process.ts";
+import { benchNote, startBenchCorral } from "./lib/corral-client.ts";
+import { cpuSettled, threadCpuMs } from "./lib/process-cpu.ts";
 import { startSink } from "./lib/sink.ts";
 
 const { values, positionals } = parseArgs({
@@ -37,42 +37,23 @@ const PER_ROUND = Number(values["per-round"]);
 
 const dir = mkdtempSync(join(tmpdir(), "corral-delivery-pairs-"));
 const sink = await startSink(SINKS);
-const note = (id: string, actor: string, to: string[]) => ({
-  "@context": "https://www.w3.org/ns/activitystreams",
-  id,
-  type: "Create",
-  actor,
-  to,
-  object: { id: `${id}/note`, type: "Note", attributedTo: actor, content: `pair ${id}` },
-});
 
 interface Side {
   name: string;
-  corral: Awaited<ReturnType<typeof startCorral>>;
+  corral: CorralProcess;
   trigger: (method: string, body: Record<string, unknown>) => Promise<unknown>;
   actorId: string;
   rounds: Array<{ main: number; signing: number; other: number; total: number; rate: number }>;
 }
 
 async function start(name: string, cli: string): Promise<Side> {
-  const database = `sqlite:${join(dir, `${name}.sqlite`)}`;
-  createCorralAccount(database, "pairs", "pairs-password", cli);
-  const stderr = openSync(join(dir, `${name}.log`), "w");
-  const corral = await startCorral({ database, cli, stderr });
-  const client = await feClient(corral.url, "pairs", "pairs-password");
-  const actor = await client.createActor("pairs");
+  const { corral, client, actor } = await startBenchCorral({
+    name: "pairs",
+    database: `sqlite:${join(dir, `${name}.sqlite`)}`,
+    cli,
+    stderr: openSync(join(dir, `${name}.log`), "w"),
+  });
   return { name, corral, trigger: client.trigger, actorId: actor.id, rounds: [] };
-}
-
-/** Waits until the server's CPU time stands still (the round's tail is done). */
-async function settled(pid: number) {
-  let last = processCpuMs(pid);
-  for (let still = 0, i = 0; still < 2 && i < 200; i++) {
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    const now = processCpuMs(pid);
-    still = now === last ? still + 1 : 0;
-    last = now;
-  }
 }
 
 function parts(pid: number) {
@@ -93,12 +74,12 @@ async function round(side: Side, tag: string, perRound: number, recorded: boolea
     ids.map((id) =>
       side.trigger("send_message", {
         actor: side.actorId,
-        data: note(id, side.actorId, sink.actorIds),
+        data: benchNote(id, side.actorId, sink.actorIds, "pair"),
       }),
     ),
   );
   const last = await sink.waitForAll(ids, 300_000);
-  await settled(side.corral.pid);
+  await cpuSettled(side.corral.pid);
   const after = parts(side.corral.pid);
   const n = perRound * SINKS;
   if (!recorded) return;

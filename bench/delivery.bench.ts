@@ -10,12 +10,8 @@
 import { loadavg } from "node:os";
 import postgres from "postgres";
 import { parseArgs } from "node:util";
-import {
-  createCorralAccount,
-  startCorral,
-  tempSqliteDatabase,
-} from "../test-kit/corral-process.ts";
-import { benchCli, feClient } from "./lib/corral-client.ts";
+import { tempSqliteDatabase } from "../test-kit/corral-process.ts";
+import { benchNote, startBenchCorral } from "./lib/corral-client.ts";
 import {
   assertExactlyOnce,
   pause,
@@ -85,14 +81,6 @@ const WRONG_DIGEST = "SHA-256=47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=";
 const CONCURRENCY = count("concurrency");
 // A cold round (K activities to actors not yet resolved), the warm-up, then R rounds of K.
 const expectedPosts = N * (1 + (load.rounds + 1) * load.perRound);
-const note = (id: string, actor: string, to: string[]) => ({
-  "@context": "https://www.w3.org/ns/activitystreams",
-  id,
-  type: "Create",
-  actor,
-  to,
-  object: { id: `${id}/note`, type: "Note", attributedTo: actor, content: `bench ${id}` },
-});
 
 const loadAverageAtStart = loadavg();
 const signRate = measureSignRate();
@@ -104,16 +92,13 @@ const corralSink = await startSink(N, { verify: VERIFY });
 // --database pg: a fresh PostgreSQL database on the test server (dropped at the end).
 const freshPostgres = values.database === "pg" ? await createTestDatabase() : undefined;
 const database = freshPostgres?.url ?? values.database ?? tempSqliteDatabase("corral-bench-");
-createCorralAccount(database, "bench", "bench-password", benchCli);
-const corral = await startCorral({
+const { corral, client, actor } = await startBenchCorral({
+  name: "bench",
   database,
-  cli: benchCli,
   stderr: "inherit",
   args: values["corral-arg"],
   nodeArgs: profile,
 });
-const client = await feClient(corral.url, "bench", "bench-password");
-const actor = await client.createActor("bench");
 let corralDelivery: DeliveryRound[] | undefined;
 let corralCold: ColdRound | undefined;
 let corralFirst: ColdRound | undefined;
@@ -124,7 +109,7 @@ if (DELIVERY) {
     send: async (activities: { id: string; to: string[] }[]) => {
       await Promise.all(
         activities.map(({ id, to }) =>
-          client.trigger("send_message", { actor: actor.id, data: note(id, actor.id, to) }),
+          client.trigger("send_message", { actor: actor.id, data: benchNote(id, actor.id, to) }),
         ),
       );
     },

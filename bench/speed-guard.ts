@@ -13,14 +13,10 @@ import { mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import {
-  createCorralAccount,
-  startCorral,
-  type CorralProcess,
-} from "../test-kit/corral-process.ts";
-import { feClient } from "./lib/corral-client.ts";
+import type { CorralProcess } from "../test-kit/corral-process.ts";
+import { benchNote, startBenchCorral } from "./lib/corral-client.ts";
 import { runInboxLoad, signedCreates } from "./lib/inbox-load.ts";
-import { processCpuMs } from "./lib/process-cpu.ts";
+import { cpuSettled, processCpuMs } from "./lib/process-cpu.ts";
 import { referenceCli, ROOT } from "./lib/reference-build.ts";
 import { startSink, type Sink } from "./lib/sink.ts";
 import { countStream, type StreamCounter } from "./lib/stream-counter.ts";
@@ -65,37 +61,15 @@ interface Server {
   rounds: number;
 }
 
-const note = (id: string, actor: string, to: string[]) => ({
-  "@context": "https://www.w3.org/ns/activitystreams",
-  id,
-  type: "Create",
-  actor,
-  to,
-  object: { id: `${id}/note`, type: "Note", attributedTo: actor, content: `guard ${id}` },
-});
-
-/** Waits until the server's CPU time stands still (its tail of work after a round is done). */
-async function settled(pid: number) {
-  const deadline = Date.now() + 10_000;
-  let last = processCpuMs(pid);
-  let still = 0;
-  while (Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    const now = processCpuMs(pid);
-    still = now === last ? still + 1 : 0;
-    if (still >= 2) return;
-    last = now;
-  }
-}
-
 async function start(name: string, cli: string, dir: string): Promise<Server> {
-  const database = `sqlite:${join(dir, `${name}.sqlite`)}`;
-  createCorralAccount(database, "guard", "guard-password", cli);
   // Its request log goes to a file (printed when the guard fails), not between the figures.
   const logFile = join(dir, `${name.replace(/\W+/g, "-")}.log`);
-  const corral = await startCorral({ database, cli, stderr: openSync(logFile, "w") });
-  const client = await feClient(corral.url, "guard", "guard-password");
-  const actor = await client.createActor("guard");
+  const { corral, client, actor } = await startBenchCorral({
+    name: "guard",
+    database: `sqlite:${join(dir, `${name}.sqlite`)}`,
+    cli,
+    stderr: openSync(logFile, "w"),
+  });
   const stream = await countStream(corral.url, client.token, "incoming");
   return {
     name,
@@ -116,7 +90,7 @@ async function inboxRound(server: Server, sink: Sink, tag: string, count: number
     server.stream.waitForAll(load.ids, 120_000),
   );
   if (result.rejected) throw new Error(`${server.name}: ${result.rejected} inbox POSTs not 2xx`);
-  await settled(server.corral.pid);
+  await cpuSettled(server.corral.pid);
   return result.cpuMsPerActivity;
 }
 
@@ -127,12 +101,12 @@ async function deliveryRound(server: Server, sink: Sink, tag: string, perRound: 
     ids.map((id) =>
       server.trigger("send_message", {
         actor: server.actor.id,
-        data: note(id, server.actor.id, sink.actorIds),
+        data: benchNote(id, server.actor.id, sink.actorIds, "guard"),
       }),
     ),
   );
   await sink.waitForAll(ids, 120_000);
-  await settled(server.corral.pid);
+  await cpuSettled(server.corral.pid);
   return (processCpuMs(server.corral.pid) - cpuBefore) / (ids.length * sink.actorIds.length);
 }
 

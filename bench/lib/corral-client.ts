@@ -2,7 +2,12 @@
 // new`, then `corral serve` as a child process (test-kit/corral-process.ts, with any database URL
 // and extra flags or environment), then /fe over HTTP through the client here.
 
-import { CLI } from "../../test-kit/corral-process.ts";
+import {
+  CLI,
+  createCorralAccount,
+  startCorral,
+  type CorralProcess,
+} from "../../test-kit/corral-process.ts";
 import { signIn } from "../../test-kit/sign-in.ts";
 
 /**
@@ -44,3 +49,40 @@ async function fe(url: string, token: string | null, path: string, body: unknown
   if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
   return response.json() as Promise<unknown>;
 }
+
+/**
+ * A Corral as every bench starts it: an account by the CLI, `corral serve` on `database`, then
+ * the account signed in and one actor made through /fe. The account, password and handle are all
+ * `name` (the password with `-password`).
+ */
+export async function startBenchCorral(options: {
+  name: string;
+  database: string;
+  cli?: string;
+  stderr: "pipe" | "inherit" | number;
+  args?: string[];
+  nodeArgs?: string[];
+}) {
+  const { name, database, cli = benchCli } = options;
+  createCorralAccount(database, name, `${name}-password`, cli);
+  const corral: CorralProcess = await startCorral({
+    database,
+    cli,
+    stderr: options.stderr,
+    args: options.args,
+    nodeArgs: options.nodeArgs,
+  });
+  const client = await feClient(corral.url, name, `${name}-password`);
+  const actor = await client.createActor(name);
+  return { corral, client, actor };
+}
+
+/** A Create of a Note from `actor` to `to`, with ids under `id`, as the benches send them. */
+export const benchNote = (id: string, actor: string, to: string[], label = "bench") => ({
+  "@context": "https://www.w3.org/ns/activitystreams",
+  id,
+  type: "Create",
+  actor,
+  to,
+  object: { id: `${id}/note`, type: "Note", attributedTo: actor, content: `${label} ${id}` },
+});

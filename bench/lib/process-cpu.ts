@@ -67,3 +67,20 @@ export function threadCpuMs(pid: number): Map<string, number> {
   }
   return byName;
 }
+
+/**
+ * Waits until the process's CPU time stands still for two looks 50 ms apart (its tail of work
+ * after a round is done), or `timeoutMs` have passed.
+ */
+export async function cpuSettled(pid: number, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last = processCpuMs(pid);
+  let still = 0;
+  while (Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const now = processCpuMs(pid);
+    still = now === last ? still + 1 : 0;
+    if (still >= 2) return;
+    last = now;
+  }
+}
