@@ -1,4 +1,4 @@
-import type { Page } from "playwright-core";
+import type { Locator, Page } from "playwright-core";
 import { expect, test } from "./harness/fixtures.ts";
 import { badgeCount, eventually, openFromDrawer, signIn } from "./harness/console-ui.ts";
 import { signInApi, type FeApi } from "./harness/fe-api.ts";
@@ -17,6 +17,34 @@ async function causeErrors(api: FeApi, actor: string, names: string[]): Promise<
 }
 
 const jump = (page: Page) => page.getByRole("button", { name: /^Jump to newest/ });
+
+/** The message card whose summary line names this method. */
+const card = (page: Page, method: string) =>
+  page.getByTestId("stream-message").filter({ has: line(page, method) });
+
+/** How far below the fixed top bar's bottom the element's top is, in pixels. */
+const belowTopBar = (locator: Locator) =>
+  locator.evaluate((node) => {
+    const bar = document.querySelector("header.MuiAppBar-positionFixed")!;
+    return node.getBoundingClientRect().top - bar.getBoundingClientRect().bottom;
+  });
+
+/** How far the page's end lies below the window's bottom, in pixels. */
+const bottomGap = (page: Page) =>
+  page.evaluate(
+    () => document.documentElement.scrollHeight - (window.scrollY + window.innerHeight),
+  );
+
+/**
+ * The message (taller than the window) is shown from its top, just below the top bar, so its
+ * summary line can be read; the page's end is below the window, and the view follows.
+ */
+async function shownFromItsTop(page: Page, method: string): Promise<void> {
+  await eventually(() => isInView(line(page, method))).toBe(true);
+  await eventually(async () => Math.abs(await belowTopBar(card(page, method)))).toBeLessThan(1);
+  expect(await bottomGap(page)).toBeGreaterThan(0);
+  expect(await jump(page).count()).toBe(0);
+}
 
 test("a new browser opens a stream with 100+ retained messages at the newest, also after a reload, in Compact and Newest first", async ({
   page,
@@ -99,6 +127,46 @@ test("at the newest end each arrival comes into view; scrolled away the view hol
   expect(await reading.evaluate((node) => node.getBoundingClientRect().top)).toBe(before);
   await page.getByRole("button", { name: "Jump to newest (1)", exact: true }).click();
   await eventually(() => isInView(line(page, "arrived_4"))).toBe(true);
+});
+
+test("a message taller than the window comes into view at its summary line, below the top bar; a short one after it shows the page's end", async ({
+  page,
+  account,
+  corral,
+}) => {
+  const { api, sender } = await signInWithTwoActors(page, corral, account);
+  await openFromDrawer(page, "Error");
+  await causeErrors(api, sender, ["short_0", "short_1"]);
+  await eventually(() => isInView(line(page, "short_1"))).toBe(true);
+  // An unknown method's error carries the body it was sent: 80 lines of tree, taller than 900 px.
+  const lines = Array.from({ length: 80 }, (_, i) => `line ${i}`);
+  await api.trigger("tall_0", { actor: sender, data: { lines } });
+  await eventually(() => card(page, "tall_0").count()).toBe(1);
+  expect(
+    await card(page, "tall_0").evaluate((node) => node.getBoundingClientRect().height),
+  ).toBeGreaterThan(await page.evaluate(() => window.innerHeight));
+  await shownFromItsTop(page, "tall_0");
+
+  // Reading down through it keeps following: a short arrival brings the page's end into view.
+  await wheel(page, 300);
+  await eventually(() => isInView(line(page, "tall_0"))).toBe(false);
+  expect(await jump(page).count()).toBe(0);
+  await api.trigger("short_2", { actor: sender });
+  await eventually(() => isInView(line(page, "short_2"))).toBe(true);
+  await eventually(() => bottomGap(page)).toBeLessThanOrEqual(1);
+  expect(await jump(page).count()).toBe(0);
+
+  // The next tall arrival, a reload, and Jump to newest all show the newest from its top.
+  await api.trigger("tall_1", { actor: sender, data: { lines } });
+  await shownFromItsTop(page, "tall_1");
+  await page.reload();
+  await eventually(() => card(page, "tall_1").count()).toBe(1);
+  await shownFromItsTop(page, "tall_1");
+  // Scrolled up away from it the view holds still.
+  await wheel(page, -700);
+  await jump(page).waitFor();
+  await jump(page).click();
+  await shownFromItsTop(page, "tall_1");
 });
 
 test("a link to a message (?event=N) opens with that message in view, not the newest", async ({
