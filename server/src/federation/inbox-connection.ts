@@ -2,7 +2,7 @@ import { Server, STATUS_CODES, type RequestListener } from "node:http";
 import type { Socket } from "node:net";
 import { securityHeaderValues } from "../web/security-headers.ts";
 import { MAX_INBOX_BODY_BYTES, type InboxAnswer, type InboxRequest } from "./inbox.ts";
-import type { InboxListener } from "./inbox-listener.ts";
+import type { InboxListener, InboxTarget } from "./inbox-listener.ts";
 
 // Inbox POSTs read off the connection, before Node's HTTP server (docs/adr/0019-inbox-off-nodes-http-parser.md).
 // Under inbox load nearly every request is one, and Node's HTTP machinery (the parser's
@@ -27,16 +27,15 @@ const MAX_HEAD_BYTES = 16 * 1024;
 const POST = Buffer.from("POST /", "latin1");
 const HEAD_END = Buffer.from("\r\n\r\n", "latin1");
 const REQUEST_LINE = /^POST ([\x21-\x7e]+) HTTP\/1\.1$/;
-const FIELD = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+):[ \t]*(.*?)[ \t]*$/;
-/** Whether `line` holds a control character other than HTAB (a bare CR or LF): Node refuses those. */
-function hasControl(line: string): boolean {
-  for (let i = 0; i < line.length; i++) {
-    const code = line.charCodeAt(i);
-    if ((code < 0x20 && code !== 0x09) || code === 0x7f) return true;
-  }
-  return false;
-}
+/** Which characters (codes below 128) a header name may hold: RFC 9110's tchar. */
+const TOKEN = Array.from({ length: 128 }, (_, code) =>
+  /[!#$%&'*+.^_`|~0-9A-Za-z-]/.test(String.fromCharCode(code)),
+);
+/** What Node refuses in a head: a control character other than HTAB, a CR or LF not in CRLF. */
+// eslint-disable-next-line no-control-regex -- control characters are what it looks for
+const UNUSUAL = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]|\r(?!\n)|(?<!\r)\n/;
 const SWEEP_MS = 1000;
+const isBlank = (code: number) => code === 0x20 || code === 0x09;
 
 export interface InboxConnectionOptions {
   /** The inbox's parts (inbox-listener.ts): which targets are inboxes, how one is answered. */
@@ -112,7 +111,7 @@ export class InboxHttpServer extends Server {
 
 /** A request head read here: an inbox POST, whole and plain. */
 interface Head {
-  target: string;
+  target: InboxTarget;
   headers: Map<string, string>;
   /** Where its body starts in the buffer, and how long it is. */
   bodyAt: number;
@@ -234,19 +233,27 @@ class InboxConnection {
 
   /** The head if the request is plainly an inbox POST, else undefined (Node's to read). */
   #readHead(text: string, bodyAt: number): Head | undefined {
-    const lines = text.split("\r\n");
-    const requestLine = REQUEST_LINE.exec(lines[0]!);
+    if (UNUSUAL.test(text)) return undefined;
+    let lineEnd = text.indexOf("\r\n");
+    const requestLine = REQUEST_LINE.exec(lineEnd < 0 ? text : text.slice(0, lineEnd));
     if (!requestLine) return undefined;
     const headers = new Map<string, string>();
-    for (let i = 1; i < lines.length; i++) {
-      const line = lines[i]!;
-      const field = FIELD.exec(line);
-      if (!field || hasControl(line)) return undefined;
-      const name = field[1]!.toLowerCase();
+    while (lineEnd >= 0) {
+      const start = lineEnd + 2;
+      lineEnd = text.indexOf("\r\n", start);
+      const end = lineEnd < 0 ? text.length : lineEnd;
+      const colon = text.indexOf(":", start);
+      // No name, or no colon: (a line folded onto the one before starts with a space, no tchar)
+      if (colon <= start || colon >= end) return undefined;
+      for (let i = start; i < colon; i++) if (!TOKEN[text.charCodeAt(i)]) return undefined;
+      let from = colon + 1;
+      let to = end;
+      while (from < to && isBlank(text.charCodeAt(from))) from++;
+      while (to > from && isBlank(text.charCodeAt(to - 1))) to--;
+      const name = text.slice(start, colon).toLowerCase();
       if (headers.has(name)) return undefined;
-      headers.set(name, field[2]!);
+      headers.set(name, text.slice(from, to));
     }
-    const target = requestLine[1]!;
     const length = headers.get("content-length");
     if (length === undefined || !/^\d{1,7}$/.test(length)) return undefined;
     if (Number(length) > MAX_INBOX_BODY_BYTES) return undefined;
@@ -254,7 +261,8 @@ class InboxConnection {
       return undefined;
     const connection = headers.get("connection");
     if (connection !== undefined && connection.toLowerCase() !== "keep-alive") return undefined;
-    if (this.#options.inbox.target(target, headers.get("host")) === undefined) return undefined;
+    const target = this.#options.inbox.target(requestLine[1]!, headers.get("host"));
+    if (target === undefined) return undefined;
     return { target, headers, bodyAt, length: Number(length) };
   }
 
@@ -263,7 +271,7 @@ class InboxConnection {
     const { headers } = head;
     const forwardedFor = headers.get("x-forwarded-for");
     if (forwardedFor !== undefined) this.#options.forwardedFor?.(forwardedFor);
-    const target = this.#options.inbox.target(head.target, headers.get("host"))!;
+    const { target } = head;
     const value = (name: string) => headers.get(name.toLowerCase()) ?? null;
     const request: InboxRequest = {
       method: "POST",
