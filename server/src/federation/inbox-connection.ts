@@ -4,7 +4,7 @@ import { securityHeaderValues } from "../web/security-headers.ts";
 import { MAX_INBOX_BODY_BYTES, type InboxAnswer, type InboxRequest } from "./inbox.ts";
 import type { InboxListener, InboxTarget } from "./inbox-listener.ts";
 
-// Inbox POSTs read off the connection, before Node's HTTP server (docs/adr/0019-inbox-off-nodes-http-parser.md).
+// Inbox POSTs read off the connection, before Node's HTTP server (docs/adr/0019-inbox-before-nodes-http-server.md).
 // Under inbox load nearly every request is one, and Node's HTTP machinery (the parser's
 // callbacks, IncomingMessage and ServerResponse as streams, their events and ticks) cost more
 // CPU per request than the rest of the request's way through Node: in a bare server answering
