@@ -1,7 +1,8 @@
 // Composition only: which requests go where. Inbox POSTs → federation/inbox-connection.ts, before
-// Node's HTTP parser, or federation/inbox-listener.ts, before Hono (unusual spellings of the path → federation/inbox.ts through Hono); /healthz and /readyz →
-// web/health.ts; /fe → the account API; stored objects → federation/object-route.ts; ActivityPub
-// GETs (actors, collections, WebFinger, NodeInfo) → Fedify; the rest → the console.
+// Node's HTTP parser, else federation/inbox-listener.ts, before Hono (unusual spellings of the path
+// → federation/inbox.ts through Hono); /healthz and /readyz → web/health.ts; /fe → the account API;
+// stored objects → federation/object-route.ts; ActivityPub GETs (actors, collections, WebFinger,
+// NodeInfo) → Fedify; the rest → the console.
 
 import { getLogger } from "@logtape/logtape";
 import type { RequestListener } from "node:http";

@@ -3,12 +3,13 @@ import type { KeyCache } from "@fedify/fedify";
 import { findCachedKey } from "./cached-key.ts";
 import { signPool } from "./sign-pool.ts";
 
-// The common case of an inbox POST, checked quickly: a draft-cavage signature made with an RSA
-// key we already hold, over (request-target), date and a SHA digest of the body. It applies
-// exactly the checks Fedify's verifyRequestDetailed() applies to such a request, without cloning
-// the request, the Temporal polyfill or Fedify's two trips to the crypto thread pool per request
-// (about half of an inbox request's time in `npm run bench`); the RSA verify alone goes to the signing threads. A signed GET (no body, so no digest) is
-// checked the same way; unlike Fedify, (request-target) keeps the query (draftSigningString()).
+// The common case of an inbox POST, checked quickly: a draft-cavage signature made with an RSA key
+// we already hold, over (request-target), date and a SHA digest of the body. It applies exactly the
+// checks Fedify's verifyRequestDetailed() applies to such a request, without cloning the request,
+// the Temporal polyfill or Fedify's two trips to the crypto thread pool per request (about half of
+// an inbox request's time in `npm run bench`); the RSA verify alone goes to the signing threads. A
+// signed GET (no body, so no digest) is checked the same way; unlike Fedify, (request-target) keeps
+// the query (draftSigningString()).
 //
 // It only ever says "verified". Anything unusual (RFC 9421, created/expires parameters, a digest
 // written differently, a key not RSA, a signature that fails: perhaps a rotated key) is left
@@ -68,8 +69,9 @@ export async function verifyDraftQuickly(
   if (signingString === null) return undefined;
   // On the signing threads, the checks of one turn together: the main thread goes on with other
   // requests meanwhile (docs/adr/0016-inbox-claims-with-the-append.md), and sends each thread one
-  // message for them all rather than a trip to libuv's pool each (docs/adr/0019-inbox-before-nodes-http-server.md). A check that
-  // cannot be made (a key not RSA after all) is no verdict: Fedify decides.
+  // message for them all rather than a trip to libuv's pool each
+  // (docs/adr/0019-inbox-before-nodes-http-server.md). A check that cannot be made (a key not RSA
+  // after all) is no verdict: Fedify decides.
   const signed = await signPool()
     .verify(key.keyObject, signingString, signature)
     .catch(() => false);

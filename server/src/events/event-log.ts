@@ -189,7 +189,8 @@ export function createEventLog(db: Db, bus: EventBus, options: EventLogOptions):
     // After the commit, and not awaited: history's search copy (PostgreSQL) comes later.
     scheduleSearchIndexing(db);
     // This process's live streams take the rows as stored, before the bus's notification, which
-    // then finds them caught up: no read of what was just written (docs/adr/0019-inbox-before-nodes-http-server.md).
+    // then finds them caught up: no read of what was just written
+    // (docs/adr/0019-inbox-before-nodes-http-server.md).
     fanOut.stored(
       accountId,
       stream,

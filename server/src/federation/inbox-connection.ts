@@ -4,11 +4,11 @@ import { securityHeaderValues } from "../web/security-headers.ts";
 import { MAX_INBOX_BODY_BYTES, type InboxAnswer, type InboxRequest } from "./inbox.ts";
 import type { InboxListener, InboxTarget } from "./inbox-listener.ts";
 
-// Inbox POSTs read off the connection, before Node's HTTP server (docs/adr/0019-inbox-before-nodes-http-server.md).
-// Under inbox load nearly every request is one, and Node's HTTP machinery (the parser's
-// callbacks, IncomingMessage and ServerResponse as streams, their events and ticks) cost more
-// CPU per request than the rest of the request's way through Node: in a bare server answering
-// the bench's POSTs, 70 µs against 33 µs on plain sockets.
+// Inbox POSTs read off the connection, before Node's HTTP server
+// (docs/adr/0019-inbox-before-nodes-http-server.md). Under inbox load nearly every request is one,
+// and Node's HTTP machinery (the parser's callbacks, IncomingMessage and ServerResponse as streams,
+// their events and ticks) cost more CPU per request than the rest of the request's way through
+// Node: in a bare server answering the bench's POSTs, 70 µs against 33 µs on plain sockets.
 //
 // Every connection starts here. A request is answered here only when it is plainly an inbox POST
 // spelt the strict way: `POST <an inbox path> HTTP/1.1`, header names tokens, values without
@@ -321,7 +321,8 @@ function currentDateLine(): string {
 
 function responseText(answer: InboxAnswer, keepAliveMs: number): string {
   const status = `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status] ?? ""}\r\n`;
-  const keepAlive = `Connection: keep-alive\r\nKeep-Alive: timeout=${Math.floor(keepAliveMs / 1000)}\r\n`;
+  const seconds = Math.floor(keepAliveMs / 1000);
+  const keepAlive = `Connection: keep-alive\r\nKeep-Alive: timeout=${seconds}\r\n`;
   if (answer.detail === undefined)
     return `${status}${securityLines}Content-Length: 0\r\n${currentDateLine()}${keepAlive}\r\n`;
   const body = JSON.stringify({ detail: answer.detail });

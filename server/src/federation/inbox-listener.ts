@@ -14,13 +14,14 @@ import {
 
 const log = getLogger(["corral", "http"]);
 
-// Inbox POSTs straight from Node's HTTP server, before Hono: under load they are nearly every
-// request, and building a fetch Request, a Response and Hono's context for each cost an eighth
-// of the inbox's CPU (0.21 -> 0.18 ms per activity in paired runs). Only the plain spellings are
-// taken here (`/inbox`, `/actor/{id}/inbox` on a plain lower-case host); anything else, a
-// percent-encoded path for one, goes on to Hono, whose inbox route does the same through
-// inbox.ts. What a request gets is the same either way: the request line in the log, the
-// security headers, the inbox metric, 500 on a failure.
+// Inbox POSTs straight from Node's HTTP server, before Hono: those inbox-connection.ts leaves to
+// Node (spelt unusually; on a connection that began with another request). Under load they were
+// nearly every request, and building a fetch Request, a Response and Hono's context for each cost
+// an eighth of the inbox's CPU (0.21 -> 0.18 ms per activity in paired runs). Only the plain
+// spellings are taken here (`/inbox`, `/actor/{id}/inbox` on a plain lower-case host); anything
+// else, a percent-encoded path for one, goes on to Hono, whose inbox route does the same through
+// inbox.ts. What a request gets is the same either way: the request line in the log, the security
+// headers, the inbox metric, 500 on a failure.
 
 const sharedInbox = /^\/inbox(?:\?|$)/;
 const actorInbox = /^\/actor\/[A-Za-z0-9_-]+\/inbox(?:\?|$)/;
@@ -48,7 +49,7 @@ export interface InboxTarget {
 export interface InboxListener {
   /** Answers the request if it is an inbox POST (true), or leaves it alone (false). */
   (req: IncomingMessage, res: ServerResponse): boolean;
-  /** The inbox `target` (request-target) names on `host`, or undefined: not an inbox, or unusual. */
+  /** The inbox the request-target names on `host`, or undefined: not an inbox, or unusual. */
   target(target: string, host: string | undefined): InboxTarget | undefined;
   /**
    * Answers an inbox POST read by other means (inbox-connection.ts): `write` sends the answer;
