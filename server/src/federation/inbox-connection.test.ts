@@ -26,7 +26,10 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function start(status = 202): Promise<{ port: number; seen: Seen; server: InboxHttpServer }> {
+async function start(
+  status = 202,
+  delayMs = 5,
+): Promise<{ port: number; seen: Seen; server: InboxHttpServer; pauses: () => number }> {
   const seen: Seen = { inbox: [], node: [] };
   const s = new InboxHttpServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -52,14 +55,22 @@ async function start(status = 202): Promise<{ port: number; seen: Seen; server: 
         request.headers.forEach((value, name) => (headers[name] = value));
         const body = Buffer.from((await request.body())!).toString();
         seen.inbox.push({ url: request.url, body, headers, peer });
-        await new Promise((resolve) => setTimeout(resolve, 5)); // answers come later
+        await new Promise((resolve) => setTimeout(resolve, delayMs)); // answers come later
         write(status === 202 ? { status } : { status, detail: "no ünïcode trouble" });
       },
     },
   });
+  let pauses = 0;
+  s.on("connection", (socket: Socket) => {
+    const pause = socket.pause.bind(socket);
+    socket.pause = () => {
+      pauses++;
+      return pause();
+    };
+  });
   await new Promise<void>((resolve) => s.listen(0, "127.0.0.1", resolve));
   server = s;
-  return { port: (s.address() as AddressInfo).port, seen, server: s };
+  return { port: (s.address() as AddressInfo).port, seen, server: s, pauses: () => pauses };
 }
 
 /** A raw connection: what it has read so far, as text. */
@@ -178,6 +189,23 @@ describe("inbox POSTs on the connection", () => {
       ["GET", "/fe/x", ""],
       ["POST", "/inbox", '{"n":3}'],
     ]);
+  });
+
+  it("stops reading while an answer is awaited and 1 MiB more waits, then goes on", async () => {
+    const { port, seen, pauses } = await start(202, 300);
+    const client = open(port);
+    const next = post('{"n":2}');
+    client.write(post('{"n":1}') + "x".repeat(3 * 1024 * 1024) + "\r\n\r\n");
+    const [first, refused] = await client.answers(2);
+    expect(first!.head).toMatch(/^HTTP\/1\.1 202/);
+    expect(pauses()).toBeGreaterThan(0);
+    // The rest is no request: Node's to refuse, as it would have refused it from the start.
+    expect(refused!.head).toMatch(/^HTTP\/1\.1 4\d\d /);
+    expect(seen.inbox.map((s) => s.body)).toEqual(['{"n":1}']);
+    const again = open(port);
+    again.write(next);
+    await again.answers(1);
+    expect(seen.inbox.map((s) => s.body)).toEqual(['{"n":1}', '{"n":2}']);
   });
 
   it("reads a POST that arrives in pieces", async () => {

@@ -24,6 +24,8 @@ import type { InboxListener, InboxTarget } from "./inbox-listener.ts";
 
 /** The most a request head may take here (Node's default maxHeaderSize); beyond it, Node's. */
 const MAX_HEAD_BYTES = 16 * 1024;
+/** What a connection buffers while its request is being answered before it is no longer read. */
+const MAX_WAITING_BYTES = MAX_HEAD_BYTES + MAX_INBOX_BODY_BYTES;
 const POST = Buffer.from("POST /", "latin1");
 const HEAD_END = Buffer.from("\r\n\r\n", "latin1");
 const REQUEST_LINE = /^POST ([\x21-\x7e]+) HTTP\/1\.1$/;
@@ -140,6 +142,9 @@ class InboxConnection {
       this.#since = performance.now();
     } else this.#buffered = Buffer.concat([this.#buffered, chunk]);
     if (!this.#busy) this.#next();
+    // While an answer is awaited, what a client sends on is kept up to one request's worth (the
+    // next request, pipelined); past that the connection is not read until the answer is out.
+    else if (this.#buffered.length > MAX_WAITING_BYTES) this.#socket.pause();
   };
   readonly #onEnd = () => {
     this.#ended = true;
@@ -295,6 +300,7 @@ class InboxConnection {
         this.#answered = true;
         this.#since = performance.now();
         if (socket.destroyed) return;
+        if (socket.isPaused()) socket.resume();
         if (this.#closing && this.#buffered === null) return this.destroy();
         if (this.#buffered !== null) this.#next();
         else if (this.#ended) socket.end();
