@@ -7,7 +7,7 @@
 
 import { connect, type Socket } from "node:net";
 import { signPost, type SignedPost } from "./http-signature.ts";
-import { processCpuMs, threadCpuMs } from "./process-cpu.ts";
+import { processCpuMs } from "./process-cpu.ts";
 import type { Sink } from "./sink.ts";
 
 export interface InboxResult {
@@ -35,7 +35,6 @@ export async function runInboxLoad(
   );
   let next = 0;
   let rejected = 0;
-  const threadsBefore = threadCpuMs(pid);
   const cpuBefore = processCpuMs(pid);
   const ownBefore = process.cpuUsage();
   const started = performance.now();
@@ -54,11 +53,6 @@ export async function runInboxLoad(
   const answered = performance.now();
   const last = await processed();
   const cpuMs = processCpuMs(pid) - cpuBefore;
-  { // LOCAL ONLY (not committed): per-thread split
-    const after = threadCpuMs(pid);
-    const parts = [...after].map(([n, v]) => [n, (v - (threadsBefore.get(n) ?? 0)) / posts.length] as const).filter(([, v]) => v > 0.001).sort((a, b) => b[1] - a[1]);
-    console.log(`THREADS ms/activity: ${parts.map(([n, v]) => `${n} ${v.toFixed(3)}`).join(", ")}`);
-  }
   const own = process.cpuUsage(ownBefore);
   return {
     activities: posts.length,
