@@ -1,7 +1,8 @@
-// Composition only: which requests go where. Inbox POSTs → federation/inbox-listener.ts, before
-// Hono (unusual spellings of the path → federation/inbox.ts through Hono); /healthz and /readyz →
-// web/health.ts; /fe → the account API; stored objects → federation/object-route.ts; ActivityPub
-// GETs (actors, collections, WebFinger, NodeInfo) → Fedify; the rest → the console.
+// Composition only: which requests go where. Inbox POSTs → federation/inbox-connection.ts, before
+// Node's HTTP parser, else federation/inbox-listener.ts, before Hono (unusual spellings of the path
+// → federation/inbox.ts through Hono); /healthz and /readyz → web/health.ts; /fe → the account API;
+// stored objects → federation/object-route.ts; ActivityPub GETs (actors, collections, WebFinger,
+// NodeInfo) → Fedify; the rest → the console.
 
 import { getLogger } from "@logtape/logtape";
 import type { RequestListener } from "node:http";
@@ -12,7 +13,7 @@ import type { BrokerState } from "./broker/connection.ts";
 import type { Config } from "./config.ts";
 import { createFeApp } from "./fe/index.ts";
 import { handleInbox, inboxClient, inboxRequestOf, inboxResponse } from "./federation/inbox.ts";
-import { createInboxListener } from "./federation/inbox-listener.ts";
+import { createInboxListener, type InboxListener } from "./federation/inbox-listener.ts";
 import { handleObjectRequest } from "./federation/object-route.ts";
 import type { Services } from "./services.ts";
 import { observeInbox } from "./metrics/observe.ts";
@@ -34,14 +35,18 @@ const log = getLogger(["corral", "http"]);
  * The HTTP server's listener: inbox POSTs go straight to federation/inbox-listener.ts (nearly all
  * the traffic under load, and cheapest without a fetch Request); every other request to Hono.
  */
-export function createListener(services: Services, options: AppOptions = {}): RequestListener {
+export function createListener(
+  services: Services,
+  options: AppOptions = {},
+): RequestListener & { inbox: InboxListener } {
   const inbox = createInboxListener(services);
   const rest = getRequestListener(createApp(services, options).fetch);
   const trustProxy = services.config.trustProxy;
-  return (req, res) => {
+  const listener: RequestListener = (req, res) => {
     warnOfIgnoredForwarding(req.headers, trustProxy);
     if (!inbox(req, res)) void rest(req, res);
   };
+  return Object.assign(listener, { inbox });
 }
 
 export interface AppOptions {

@@ -27,6 +27,8 @@ import { createEventLog } from "./events/index.ts";
 import { releaseStaleClaims } from "./db/claiming.ts";
 import { fillMissingHosts } from "./db/deliveries.store.ts";
 import { createCorralFederation } from "./federation/index.ts";
+import { InboxHttpServer } from "./federation/inbox-connection.ts";
+import { warnOfIgnoredForwarding } from "./web/forwarded-warning.ts";
 import { configureLogging } from "./logs/configure-logging.ts";
 import { enableMetrics } from "./metrics/observe.ts";
 import { attachMqttEndpoint, type MqttEndpoint } from "./mqtt/endpoint.ts";
@@ -72,7 +74,8 @@ export async function startServer(input: ServerInput): Promise<RunningServer> {
   try {
     // Listen first: with port 0 the actual port, and so the default base URL, is known only then.
     let handle: RequestListener = (_req, res) => res.writeHead(503).end();
-    server = createServer((req, res) => handle(req, res));
+    const inboxServer = new InboxHttpServer((req, res) => handle(req, res));
+    server = inboxServer;
     const port = await listen(server, config.port, config.host);
     const url = `http://${displayHost(config.host)}:${port}`;
     config.port = port;
@@ -81,10 +84,17 @@ export async function startServer(input: ServerInput): Promise<RunningServer> {
     if (config.metrics) enableMetrics(services);
     const signInThrottle = createSignInThrottle(services.db, throttle ?? defaultThrottle);
     if (config.amqp) amqp = await startAmqpTransport(services, config.amqp);
-    handle =
-      config.role === "worker"
-        ? getRequestListener(createWorkerApp(services).fetch)
-        : createListener(services, { throttle: signInThrottle, amqp });
+    if (config.role === "worker") handle = getRequestListener(createWorkerApp(services).fetch);
+    else {
+      const listener = createListener(services, { throttle: signInThrottle, amqp });
+      handle = listener;
+      // Inbox POSTs from now on answered before Node's HTTP parser (inbox-connection.ts).
+      inboxServer.inbox({
+        inbox: listener.inbox,
+        forwardedFor: (value) =>
+          warnOfIgnoredForwarding({ "x-forwarded-for": value }, config.trustProxy),
+      });
+    }
     if (config.role !== "worker")
       mqtt = attachMqttEndpoint(server, services, {
         throttle: signInThrottle,

@@ -1,4 +1,4 @@
-import { generateKeyPairSync, verify } from "node:crypto";
+import { generateKeyPairSync, sign, verify } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
 import { SignPool } from "./sign-pool.ts";
 
@@ -37,6 +37,27 @@ describe("signing threads", () => {
     expect(
       verify("sha256", Buffer.from("again"), keys[1]!.publicKey, Buffer.from(again, "base64")),
     ).toBe(true);
+  });
+
+  it("checks signatures beside signing, in one batch: true, false, or refused for a key that cannot check", async () => {
+    const pool = new SignPool(2);
+    pools.push(pool);
+    const [a, b] = [rsa(), rsa()];
+    const signed = (key: typeof a, data: string) =>
+      sign("sha256", Buffer.from(data), key.privateKey).toString("base64");
+    const ed = generateKeyPairSync("ed25519");
+    const [good, otherKey, otherText, made, cannot] = await Promise.allSettled([
+      pool.verify(a.publicKey, "line ü", signed(a, "line ü")),
+      pool.verify(b.publicKey, "line ü", signed(a, "line ü")),
+      pool.verify(a.publicKey, "line u", signed(a, "line ü")),
+      pool.sign(b.privateKey, "z"),
+      pool.verify(ed.publicKey, "line", signed(a, "line")),
+    ]);
+    expect(good).toEqual({ status: "fulfilled", value: true });
+    expect(otherKey).toEqual({ status: "fulfilled", value: false });
+    expect(otherText).toEqual({ status: "fulfilled", value: false });
+    expect(made.status === "fulfilled" && typeof made.value).toBe("string");
+    expect(cannot.status).toBe("rejected");
   });
 
   it("refuses with a reason a key it cannot sign with, and goes on signing the others", async () => {

@@ -14,13 +14,18 @@ interface Thread {
   /** Key numbers this thread already holds. */
   keys: Set<number>;
   waiting: number;
-  batches: Map<number, Array<{ resolve(signature: string): void; reject(error: Error): void }>>;
+  batches: Map<
+    number,
+    Array<{ resolve(answer: string | boolean): void; reject(error: Error): void }>
+  >;
 }
 
 interface Job {
   key: KeyObject;
   data: string;
-  resolve(signature: string): void;
+  /** Given: the job checks this base64 signature (and answers a boolean) rather than signs. */
+  signature?: string;
+  resolve(answer: string | boolean): void;
   reject(error: Error): void;
 }
 
@@ -40,9 +45,36 @@ export class SignPool {
 
   /** The RSASSA-PKCS1-v1_5 SHA-256 signature of `data` (UTF-8), base64. */
   sign(key: KeyObject, data: string): Promise<string> {
+    return this.#queue(key, data, undefined, "string");
+  }
+
+  /**
+   * Whether `signature` (base64) is `key`'s RSASSA-PKCS1-v1_5 SHA-256 signature of `data`
+   * (UTF-8): the inbox's checks, gathered like signatures, a message per thread per turn rather
+   * than a trip to libuv's pool each.
+   */
+  verify(key: KeyObject, data: string, signature: string): Promise<boolean> {
+    return this.#queue(key, data, signature, "boolean");
+  }
+
+  #queue<T extends string | boolean>(
+    key: KeyObject,
+    data: string,
+    signature: string | undefined,
+    kind: "string" | "boolean",
+  ): Promise<T> {
     if (this.#closed) return Promise.reject(new Error("the signing threads have stopped"));
     return new Promise((resolve, reject) => {
-      this.#pending.push({ key, data, resolve, reject });
+      this.#pending.push({
+        key,
+        data,
+        signature,
+        resolve: (answer) =>
+          typeof answer === kind
+            ? resolve(answer as T)
+            : reject(new Error(`the signing thread answered a ${typeof answer}`)),
+        reject,
+      });
       if (!this.#flushing) {
         this.#flushing = true;
         setImmediate(() => this.#flush());
@@ -80,7 +112,9 @@ export class SignPool {
         thread.keys.add(number);
         message.keys.push([number, job.key]);
       }
-      message.jobs.push([number, job.data]);
+      message.jobs.push(
+        job.signature === undefined ? [number, job.data] : [number, job.data, job.signature],
+      );
     }
     if (thread.waiting === 0) thread.worker.ref();
     thread.waiting += jobs.length;
@@ -114,7 +148,7 @@ export class SignPool {
     if (thread.waiting === 0) thread.worker.unref();
     jobs.forEach((job, i) => {
       const signature = signatures[i];
-      if (typeof signature === "string") job.resolve(signature);
+      if (typeof signature === "string" || typeof signature === "boolean") job.resolve(signature);
       else job.reject(new Error(`signing failed: ${signature?.error ?? "no answer"}`));
     });
   }

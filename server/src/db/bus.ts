@@ -1,5 +1,6 @@
 // Live fan-out of "a new event was stored". The message only names the event; subscribers read
-// the event itself from the store, so a bus never has to carry or order data. db/ opens the bus
+// the event itself from the store, so a bus never has to carry or order data. (The process that
+// stored it hands its own live streams the rows first: events/event-log.ts.) db/ opens the bus
 // that fits the database: in-process for SQLite (one process owns the file), LISTEN/NOTIFY for
 // PostgreSQL (several processes share it).
 

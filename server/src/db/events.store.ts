@@ -87,8 +87,9 @@ export async function appendEvents(
   stream: string,
   events: readonly AppendedEvent[],
   announce?: string,
+  /** Their created_at (the event log hands the rows, as stored, to the live streams). */
+  now = Date.now(),
 ): Promise<number> {
-  const now = Date.now();
   const k = events.length;
   if (db.dialect === "postgres") {
     // Objects, one per event, that json_to_recordset reads in one pass each (`->>` on a json

@@ -178,10 +178,24 @@ export function createEventLog(db: Db, bus: EventBus, options: EventLogOptions):
   // What follows every commit of events, whichever way they were appended: the bus hears of
   // the last, old events are pruned when a multiple of pruneEvery was passed, and this
   // process's onAppended listeners get the rows.
-  const stored = async (accountId: number, stream: StreamName, first: number, jsons: string[]) => {
+  const stored = async (
+    accountId: number,
+    stream: StreamName,
+    first: number,
+    jsons: string[],
+    createdAt: number,
+  ) => {
     const last = first + jsons.length - 1;
     // After the commit, and not awaited: history's search copy (PostgreSQL) comes later.
     scheduleSearchIndexing(db);
+    // This process's live streams take the rows as stored, before the bus's notification, which
+    // then finds them caught up: no read of what was just written
+    // (docs/adr/0019-inbox-before-nodes-http-server.md).
+    fanOut.stored(
+      accountId,
+      stream,
+      jsons.map((data, i) => ({ seq: first + i, data, createdAt })),
+    );
     if (announce === undefined)
       await bus.publish({ accountId, stream, seq: last }).catch((error: Error) =>
         log.error("announcing {stream} event {seq} failed: {error}", {
@@ -204,20 +218,19 @@ export function createEventLog(db: Db, bus: EventBus, options: EventLogOptions):
         }),
       );
     }
-    if (appendListeners.size > 0) {
-      const now = Date.now();
+    if (appendListeners.size > 0)
       announceAppended(
         accountId,
         stream,
-        jsons.map((data, i) => ({ seq: first + i, data, createdAt: now })),
+        jsons.map((data, i) => ({ seq: first + i, data, createdAt })),
       );
-    }
   };
   const store = async (accountId: number, stream: StreamName, queue: Pending[], key: string) => {
     while (queue.length > 0) {
       const group = takeGroup(queue);
       let kept = group;
       let last: number;
+      const now = Date.now();
       try {
         if (group.some((p) => p.onlyIf))
           [kept, last] = await db.transaction(async (tx) => {
@@ -226,7 +239,9 @@ export function createEventLog(db: Db, bus: EventBus, options: EventLogOptions):
             const events = kept.map((p) => p.event);
             return [
               kept,
-              kept.length === 0 ? 0 : await appendEvents(tx, accountId, stream, events, announce),
+              kept.length === 0
+                ? 0
+                : await appendEvents(tx, accountId, stream, events, announce, now),
             ];
           });
         else
@@ -236,6 +251,7 @@ export function createEventLog(db: Db, bus: EventBus, options: EventLogOptions):
             stream,
             group.map((p) => p.event),
             announce,
+            now,
           );
       } catch (error) {
         for (const pending of group) pending.reject(error);
@@ -252,6 +268,7 @@ export function createEventLog(db: Db, bus: EventBus, options: EventLogOptions):
         stream,
         first,
         kept.map((p) => p.event.json),
+        now,
       );
       kept.forEach((pending, i) => pending.resolve(first + i));
     }
@@ -297,13 +314,14 @@ export function createEventLog(db: Db, bus: EventBus, options: EventLogOptions):
     async appendInTransaction(accountId, stream, data, work, after) {
       const event = withMeta(eventJson(data, maxBytes), data);
       // Its seq comes from the stream's counter row, as the grouped appends' do (docs/adr/0008).
+      const now = Date.now();
       const seq = await db.transaction(async (tx) => {
         if (!(await work(tx))) return null;
-        const seq = await appendEvents(tx, accountId, stream, [event], announce);
+        const seq = await appendEvents(tx, accountId, stream, [event], announce, now);
         await after?.(tx, seq);
         return seq;
       });
-      if (seq !== null) await stored(accountId, stream, seq, [event.json]);
+      if (seq !== null) await stored(accountId, stream, seq, [event.json], now);
       return seq;
     },
   };

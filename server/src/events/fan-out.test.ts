@@ -44,7 +44,7 @@ async function setUp(options: { beforeLastSeq?: () => Promise<void> } = {}) {
     });
     return { seen, ...handle };
   };
-  return { fanOut, reads, append, watch };
+  return { fanOut, reads, append, watch, bus };
 }
 
 describe("stream fan-out", () => {
@@ -58,6 +58,35 @@ describe("stream fan-out", () => {
     await append(2);
     await Promise.all(watchers.map((w) => expect.poll(() => w.seen.length).toBe(2)));
     expect(reads.length).toBe(7);
+  });
+
+  it("hands rows this process stored to its caught-up watchers without a read; one behind still reads", async () => {
+    const { reads, fanOut, watch, bus } = await setUp();
+    const [a, b] = [await watch(null), await watch(null)];
+    await expect.poll(() => reads.length).toBe(2);
+    // As the event log does: commit, hand over the rows as stored, then the bus's notification.
+    const store = async (n: number, handOver: boolean) => {
+      const createdAt = 1_000 + n;
+      const json = JSON.stringify({ n });
+      const seq = await appendEvents(db, 1, "incoming", [{ json }], undefined, createdAt);
+      if (handOver) fanOut.stored(1, "incoming", [{ seq, data: json, createdAt }]);
+      return seq;
+    };
+    const one = await store(1, true);
+    expect(a.seen).toEqual([{ seq: one, data: '{"n":1}', createdAt: 1_001 }]);
+    expect(b.seen).toEqual(a.seen);
+    expect(reads.length).toBe(2);
+    // The same rows as a read returns them.
+    expect(await readEventsAfter(db, 1, "incoming", 0, 10)).toEqual(a.seen);
+    // Stored by another process (no rows handed over): then the next handed rows do not follow
+    // what the watchers have, and they read, as on a notification, what they miss.
+    await store(2, false);
+    const three = await store(3, true);
+    expect(a.seen).toHaveLength(1);
+    await bus.publish({ accountId: 1, stream: "incoming", seq: three });
+    await expect.poll(() => a.seen.map((row) => row.seq)).toEqual([one, one + 1, three]);
+    await expect.poll(() => b.seen.map((row) => row.seq)).toEqual([one, one + 1, three]);
+    expect(reads.length).toBe(3); // one shared read
   });
 
   it("hands every event to each watcher once, in order, while others join mid-burst", async () => {

@@ -93,6 +93,17 @@ export function createFanOut(source: FanOutSource) {
         },
       );
     }
+    /**
+     * Rows this process has just stored, contiguous and in order, as a read would return them:
+     * taken by each reader that is live and has had everything before them, with no read. The
+     * bus's notification comes after it, and reads only for the readers still behind.
+     */
+    stored(rows: StoredEvent[]) {
+      const first = rows[0]?.seq;
+      if (first === undefined) return;
+      for (const reader of this.readers)
+        if (reader.live && reader.lastSent === first - 1) reader.take(rows);
+    }
     notify(seq: number) {
       let behind = false;
       for (const reader of this.readers) {
@@ -192,6 +203,13 @@ export function createFanOut(source: FanOutSource) {
       reader.poke = poke;
       poke();
       return { start: reader.lastSent, close };
+    },
+    /**
+     * Events this process has just stored (committed), handed to the live readers of their stream
+     * that are caught up, instead of each notification's read of them (Channel.stored).
+     */
+    stored(accountId: number, stream: string, rows: StoredEvent[]) {
+      channels.get(keyOf(accountId, stream))?.stored(rows);
     },
     /** Readers watching in this process. */
     watchers(): number {

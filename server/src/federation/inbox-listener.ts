@@ -14,13 +14,14 @@ import {
 
 const log = getLogger(["corral", "http"]);
 
-// Inbox POSTs straight from Node's HTTP server, before Hono: under load they are nearly every
-// request, and building a fetch Request, a Response and Hono's context for each cost an eighth
-// of the inbox's CPU (0.21 -> 0.18 ms per activity in paired runs). Only the plain spellings are
-// taken here (`/inbox`, `/actor/{id}/inbox` on a plain lower-case host); anything else, a
-// percent-encoded path for one, goes on to Hono, whose inbox route does the same through
-// inbox.ts. What a request gets is the same either way: the request line in the log, the
-// security headers, the inbox metric, 500 on a failure.
+// Inbox POSTs straight from Node's HTTP server, before Hono: those inbox-connection.ts leaves to
+// Node (spelt unusually; on a connection that began with another request). Under load they were
+// nearly every request, and building a fetch Request, a Response and Hono's context for each cost
+// an eighth of the inbox's CPU (0.21 -> 0.18 ms per activity in paired runs). Only the plain
+// spellings are taken here (`/inbox`, `/actor/{id}/inbox` on a plain lower-case host); anything
+// else, a percent-encoded path for one, goes on to Hono, whose inbox route does the same through
+// inbox.ts. What a request gets is the same either way: the request line in the log, the security
+// headers, the inbox metric, 500 on a failure.
 
 const sharedInbox = /^\/inbox(?:\?|$)/;
 const actorInbox = /^\/actor\/[A-Za-z0-9_-]+\/inbox(?:\?|$)/;
@@ -37,10 +38,32 @@ const headerPairs = (extra: Record<string, string>) =>
   Object.entries({ ...securityHeaderValues, ...extra }).flat();
 const acceptedHeaders = headerPairs({ "Content-Length": "0" });
 
-/** Answers the request if it is an inbox POST (true), or leaves it alone (false). */
-export function createInboxListener(
-  services: Services,
-): (req: IncomingMessage, res: ServerResponse) => boolean {
+/** Where an inbox POST goes: its path (for the log), its whole URL, the actor (null: shared). */
+export interface InboxTarget {
+  path: string;
+  url: string;
+  actorId: string | null;
+}
+
+/** Answers inbox requests, from Node's HTTP server or from inbox-connection.ts. */
+export interface InboxListener {
+  /** Answers the request if it is an inbox POST (true), or leaves it alone (false). */
+  (req: IncomingMessage, res: ServerResponse): boolean;
+  /** The inbox the request-target names on `host`, or undefined: not an inbox, or unusual. */
+  target(target: string, host: string | undefined): InboxTarget | undefined;
+  /**
+   * Answers an inbox POST read by other means (inbox-connection.ts): `write` sends the answer;
+   * the log line, the metric and a 500 for a failure are as for Node's requests.
+   */
+  answer(
+    request: InboxRequest,
+    target: InboxTarget,
+    peer: string | undefined,
+    write: (answer: InboxAnswer) => void,
+  ): Promise<void>;
+}
+
+export function createInboxListener(services: Services): InboxListener {
   // Which scheme each host's base URL has (behind a TLS-terminating proxy requests arrive as
   // http://, but actor ids, and so signatures over the URL, use the base URL's).
   let schemesFor: readonly string[] | undefined;
@@ -58,27 +81,56 @@ export function createInboxListener(
     return schemes.get(host) ?? "http";
   };
 
-  return (req, res) => {
-    if (req.method !== "POST") return false;
-    const target = req.url ?? "";
+  const target = (target: string, host: string | undefined): InboxTarget | undefined => {
     const shared = sharedInbox.test(target);
-    if (!shared && !actorInbox.test(target)) return false;
-    const host = req.headers.host;
-    if (host === undefined || !isPlainHost(host)) return false;
-
-    const started = performance.now();
+    if (!shared && !actorInbox.test(target)) return undefined;
+    if (host === undefined || !isPlainHost(host)) return undefined;
     const query = target.indexOf("?");
     const path = query < 0 ? target : target.slice(0, query);
     const origin = `${schemeOf(host)}://${host}`;
     const actorId = shared ? null : `${origin}${path.slice(0, -"/inbox".length)}`;
-    const request = nodeInboxRequest(req, `${origin}${target}`);
+    return { path, url: `${origin}${target}`, actorId };
+  };
+
+  const answer = (
+    request: InboxRequest,
+    { path, actorId }: InboxTarget,
+    peer: string | undefined,
+    write: (answer: InboxAnswer) => void,
+  ): Promise<void> => {
+    const started = performance.now();
     request.client = () =>
-      inboxClient(
-        req.socket.remoteAddress,
-        request.headers.get("X-Forwarded-For"),
-        services.config.trustProxy,
-      );
+      inboxClient(peer, request.headers.get("X-Forwarded-For"), services.config.trustProxy);
+    let written = false;
     const send = (answer: InboxAnswer) => {
+      written = true;
+      write(answer);
+      logRequest("POST", path, answer.status, started, peer ?? null);
+    };
+    return observeInbox(services, handleInbox(services, request, actorId))
+      .then(send, (error: unknown) => {
+        log.error("POST {path} failed: {error}", {
+          path,
+          error: (error as Error)?.message ?? String(error),
+          stack: (error as Error)?.stack,
+        });
+        if (!written) send({ status: 500, detail: "Internal Server Error" });
+      })
+      .catch((error: unknown) =>
+        log.error("POST {path}: answering failed: {error}", {
+          path,
+          error: (error as Error)?.message ?? String(error),
+        }),
+      );
+  };
+
+  const listener = (req: IncomingMessage, res: ServerResponse): boolean => {
+    if (req.method !== "POST") return false;
+    const found = target(req.url ?? "", req.headers.host);
+    if (!found) return false;
+    const request = nodeInboxRequest(req, found.url);
+    void answer(request, found, req.socket.remoteAddress, (answer) => {
+      if (res.headersSent) return void res.destroy();
       if (answer.detail === undefined) res.writeHead(answer.status, acceptedHeaders).end();
       else {
         const body = JSON.stringify({ detail: answer.detail });
@@ -90,26 +142,10 @@ export function createInboxListener(
         if (answer.status === 413) headers.Connection = "close";
         res.writeHead(answer.status, headerPairs(headers)).end(body);
       }
-      logRequest("POST", path, answer.status, started, req.socket.remoteAddress ?? null);
-    };
-    observeInbox(services, handleInbox(services, request, actorId))
-      .then(send, (error: unknown) => {
-        log.error("POST {path} failed: {error}", {
-          path,
-          error: (error as Error)?.message ?? String(error),
-          stack: (error as Error)?.stack,
-        });
-        if (res.headersSent) res.destroy();
-        else send({ status: 500, detail: "Internal Server Error" });
-      })
-      .catch((error: unknown) =>
-        log.error("POST {path}: answering failed: {error}", {
-          path,
-          error: (error as Error)?.message ?? String(error),
-        }),
-      );
+    });
     return true;
   };
+  return Object.assign(listener, { target, answer });
 }
 
 /** Node's request as the inbox reads it: headers as fetch joins them, the body up to the limit. */

@@ -16,8 +16,9 @@ import {
 
 // POST {actorId}/inbox and POST /inbox. The body is read once; the signature (draft-cavage or
 // RFC 9421, told apart by Fedify from the headers) must cover the body's digest and be made with
-// a key its `actor` owns. Only then does anything reach a stream. The request arrives as Node's
-// own (inbox-listener.ts, the usual way) or through Hono (app.ts, for unusual paths). Every 4xx
+// a key its `actor` owns. Only then does anything reach a stream. The request arrives read off
+// the connection (inbox-connection.ts, the usual way), as Node's own (inbox-listener.ts, a request
+// spelt unusually) or through Hono (app.ts, for unusual paths). Every 4xx
 // is recorded with its reason after it is answered (receive/refusals.ts,
 // docs/server-guide.md#what-the-inbox-refused).
 
