@@ -11,23 +11,33 @@ export type SeenKey = { actorId: string; activityId: string; senderId: string };
 /** claimed: store it now; stored: a replay, add nothing; busy: another copy is storing it. */
 export type Claim = "claimed" | "stored" | "busy";
 
-export async function claimSeen(
+export function claimSeen(db: Db, key: SeenKey, now: number, staleBefore: number): Promise<Claim> {
+  return claim(db, key, now, staleBefore, 0);
+}
+
+/**
+ * A claim of `key`, its row inserted (or taken over from a process that died) with `stored` as
+ * given: 0 for a claim that commits before its event is stored, 1 for one made in the
+ * transaction that stores its event (claimStoredSeen).
+ */
+async function claim(
   db: Db,
   key: SeenKey,
   now: number,
   staleBefore: number,
+  stored: 0 | 1,
 ): Promise<Claim> {
   const params = [key.actorId, key.activityId, key.senderId];
   const inserted = await db.run(
     `INSERT INTO inbox_seen (actor_id, activity_id, sender_id, received_at, stored)
-     VALUES (?, ?, ?, ?, 0) ON CONFLICT DO NOTHING`,
-    [...params, now],
+     VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+    [...params, now, stored],
   );
   if (inserted.changes > 0) return "claimed";
   const takenOver = await db.run(
-    `UPDATE inbox_seen SET received_at = ?
+    `UPDATE inbox_seen SET received_at = ?, stored = ?
      WHERE actor_id = ? AND activity_id = ? AND sender_id = ? AND stored = 0 AND received_at < ?`,
-    [now, ...params, staleBefore],
+    [now, stored, ...params, staleBefore],
   );
   if (takenOver.changes > 0) return "claimed";
   const row = await db.get<{ stored: number | bigint }>(
@@ -35,7 +45,7 @@ export async function claimSeen(
     params,
   );
   // Swept between the two statements: nobody holds it now.
-  if (!row) return claimSeen(db, key, now, staleBefore);
+  if (!row) return claim(db, key, now, staleBefore, stored);
   return Number(row.stored) === 1 ? "stored" : "busy";
 }
 
@@ -52,30 +62,13 @@ export const claimsWithTheAppend = (db: Db): boolean => db.dialect === "sqlite";
  * for if the event is not stored the transaction, claim and all, rolls back. A claim taken over
  * from a process that died is marked stored the same way.
  */
-export async function claimStoredSeen(
+export function claimStoredSeen(
   db: Db,
   key: SeenKey,
   now: number,
   staleBefore: number,
 ): Promise<Claim> {
-  const params = [key.actorId, key.activityId, key.senderId];
-  const inserted = await db.run(
-    `INSERT INTO inbox_seen (actor_id, activity_id, sender_id, received_at, stored)
-     VALUES (?, ?, ?, ?, 1) ON CONFLICT DO NOTHING`,
-    [...params, now],
-  );
-  if (inserted.changes > 0) return "claimed";
-  const takenOver = await db.run(
-    `UPDATE inbox_seen SET received_at = ?, stored = 1
-     WHERE actor_id = ? AND activity_id = ? AND sender_id = ? AND stored = 0 AND received_at < ?`,
-    [now, ...params, staleBefore],
-  );
-  if (takenOver.changes > 0) return "claimed";
-  const row = await db.get<{ stored: number | bigint }>(
-    `SELECT stored FROM inbox_seen WHERE actor_id = ? AND activity_id = ? AND sender_id = ?`,
-    params,
-  );
-  return row !== undefined && Number(row.stored) === 1 ? "stored" : "busy";
+  return claim(db, key, now, staleBefore, 1);
 }
 
 // On PostgreSQL a group's keys go as one JSON array, so that the statement's text is the same
