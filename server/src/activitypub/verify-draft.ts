@@ -70,7 +70,7 @@ export async function verifyDraftQuickly(
   // On the signing threads, the checks of one turn together: the main thread goes on with other
   // requests meanwhile (docs/adr/0016-inbox-claims-with-the-append.md), and sends each thread one
   // message for them all rather than a trip to libuv's pool each
-  // (docs/adr/0019-inbox-before-nodes-http-server.md). A check that cannot be made (a key not RSA
+  // (docs/adr/0019-inbox-read-before-node-http.md). A check that cannot be made (a key not RSA
   // after all) is no verdict: Fedify decides.
   const signed = await signPool()
     .verify(key.keyObject, signingString, signature)

@@ -190,7 +190,7 @@ export function createEventLog(db: Db, bus: EventBus, options: EventLogOptions):
     scheduleSearchIndexing(db);
     // This process's live streams take the rows as stored, before the bus's notification, which
     // then finds them caught up: no read of what was just written
-    // (docs/adr/0019-inbox-before-nodes-http-server.md).
+    // (docs/adr/0019-inbox-read-before-node-http.md).
     fanOut.stored(
       accountId,
       stream,

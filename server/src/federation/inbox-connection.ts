@@ -5,7 +5,7 @@ import { MAX_INBOX_BODY_BYTES, type InboxAnswer, type InboxRequest } from "./inb
 import type { InboxListener, InboxTarget } from "./inbox-listener.ts";
 
 // Inbox POSTs read off the connection, before Node's HTTP server
-// (docs/adr/0019-inbox-before-nodes-http-server.md). Under inbox load nearly every request is one,
+// (docs/adr/0019-inbox-read-before-node-http.md). Under inbox load nearly every request is one,
 // and Node's HTTP machinery (the parser's callbacks, IncomingMessage and ServerResponse as streams,
 // their events and ticks) cost more CPU per request than the rest of the request's way through
 // Node: in a bare server answering the bench's POSTs, 70 µs against 33 µs on plain sockets.
