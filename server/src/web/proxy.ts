@@ -121,12 +121,21 @@ const settles: Record<string, Settle> = {
     async wait(upstream, _authorization, body) {
       const token = jsonField(body, "token");
       if (!token) return null;
-      const seen = await until(
-        async () => (await accountInfo(upstream, `Bearer ${token}`)) !== null,
-      );
-      return seen
-        ? null
-        : `Upstream ${upstream} answered the sign-in, but still refused its token ${SETTLE_MS / 1000} s later`;
+      // What the upstream last said of the token: a refusal, or another answer, or none at all.
+      let last = "no answer";
+      const seen = await until(async () => {
+        const info = await accountInfo(upstream, `Bearer ${token}`).catch((error: Error) => {
+          last = `no answer (${error.message})`;
+          return null;
+        });
+        if (info && !info.ok) last = `${info.status}`;
+        return info?.ok === true;
+      });
+      if (seen) return null;
+      const later = `${SETTLE_MS / 1000} s later`;
+      return last === "401" || last === "403"
+        ? `Upstream ${upstream} answered the sign-in, but still refused its token ${later}`
+        : `Upstream ${upstream} answered the sign-in, but its /fe/account/info gave ${last} for the token ${later}`;
     },
   },
   "/fe/account/create": {
@@ -135,9 +144,7 @@ const settles: Record<string, Settle> = {
       const id = jsonField(body, "id");
       if (!id || !authorization) return null;
       const seen = await until(async () =>
-        ((await accountInfo(upstream, authorization))?.actors ?? []).some(
-          (actor) => actor.id === id,
-        ),
+        listed(await accountInfo(upstream, authorization)).some((actor) => actor.id === id),
       );
       // The upstream said it created the actor; should it not list it yet, its word stands (the
       // console's Info shows the actor once it does).
@@ -162,20 +169,24 @@ async function until(check: () => Promise<boolean>): Promise<boolean> {
   }
 }
 
-async function accountInfo(
-  upstream: string,
-  authorization: string,
-): Promise<{ actors?: { id?: unknown }[] } | null> {
+type AccountInfo = { actors?: { id?: unknown }[] };
+
+type InfoAnswer = { ok: true; info: AccountInfo } | { ok: false; status: number };
+
+/** The upstream's /fe/account/info for a bearer: its body, or the status of any other answer. */
+async function accountInfo(upstream: string, authorization: string): Promise<InfoAnswer> {
   const response = await fetch(`${upstream}/fe/account/info`, {
     headers: { Authorization: authorization, Accept: "application/json" },
     signal: AbortSignal.timeout(2_000),
   });
   if (response.status !== 200) {
     await response.body?.cancel();
-    return null;
+    return { ok: false, status: response.status };
   }
-  return (await response.json()) as { actors?: { id?: unknown }[] };
+  return { ok: true, info: (await response.json()) as AccountInfo };
 }
+
+const listed = (answer: InfoAnswer) => (answer.ok ? (answer.info.actors ?? []) : []);
 
 function jsonField(body: string, name: string): string | null {
   try {
