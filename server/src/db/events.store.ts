@@ -30,6 +30,22 @@ export interface AppendedEvent {
    * the event is stored and its claim still open to a stale takeover that would store it twice).
    */
   claim?: InboxClaim | null;
+  /**
+   * The inbox claim this event takes in its own append (docs/adr/0020-inbox-claims-in-the-append.md):
+   * the event is stored only if the claim is new, or was left unstored since before `staleBefore`
+   * (ms) by a process that died; the claim goes in as stored, in the same commit. An event whose
+   * claim another copy holds is left out (appendEvents' `dropped`); its sender finds out which
+   * (a replay, or a copy still being stored) from inbox_seen.
+   */
+  takes?: { claim: InboxClaim; staleBefore: number } | null;
+}
+
+/** What an append stored: the last seq handed out, and the events left out (their indexes). */
+export interface Appended {
+  /** The stream's seq of the last event stored (0 when none was). */
+  last: number;
+  /** Indexes in the given order of the events whose `takes` claim another copy holds. */
+  dropped: ReadonlySet<number>;
 }
 
 /** An inbox_seen row's key: the receiving actor, the activity id and its sender. */
@@ -41,33 +57,54 @@ export interface InboxClaim {
 
 // PostgreSQL: one statement, so one round trip and READ COMMITTED (a SERIALIZABLE transaction
 // would fail with 40001 when two appends update the same counter row). ON CONFLICT DO UPDATE
-// waits for the row lock and then adds to the newest committed value. A group of k events
-// takes seqs last-k+1 … last, the events given as one JSON array of objects; the inbox
-// claims they store are marked in the same statement (AppendedEvent.claim). With a bus
-// channel (`announce`), the same statement NOTIFYs it of the last seq, in the shape the bus
-// reads (db/postgres-bus.ts: accountId, stream, seq); PostgreSQL delivers it as the append
-// commits, and never for an append that does not.
+// waits for the row lock and then adds to the newest committed value. The events come as one
+// JSON array of objects. First the claims the events take (AppendedEvent.takes) go in as stored,
+// in a fixed order so that two statements taking the same claims wait for each other rather
+// than deadlock; an event whose claim another copy holds is left out. The group's k remaining
+// events then take seqs last-k+1 … last, and the claims others made earlier are marked stored
+// (AppendedEvent.claim). With a bus channel (`announce`), the same statement NOTIFYs it of the
+// last seq, in the shape the bus reads (db/postgres-bus.ts: accountId, stream, seq); PostgreSQL
+// delivers it as the append commits, and never for an append that does not. When every event
+// is left out, no counter is bumped and no row comes back.
 const appendPostgres = (announce: boolean) => `WITH input AS (
     SELECT * FROM ROWS FROM (json_to_recordset((?::text)::json) AS (
       data text, kind text, actors text, hosts text, upstream_id text,
-      actor_id text, activity_id text, sender_id text)) WITH ORDINALITY AS i(
-      data, kind, actors, hosts, upstream_id, actor_id, activity_id, sender_id, ord)),
+      actor_id text, activity_id text, sender_id text, takes boolean)) WITH ORDINALITY AS i(
+      data, kind, actors, hosts, upstream_id, actor_id, activity_id, sender_id, takes, ord)),
+  taken AS (
+    INSERT INTO inbox_seen (actor_id, activity_id, sender_id, received_at, stored)
+    SELECT i.actor_id, i.activity_id, i.sender_id, ?, 1 FROM input i WHERE i.takes
+    ORDER BY i.actor_id, i.activity_id, i.sender_id
+    ON CONFLICT (actor_id, activity_id, sender_id) DO UPDATE
+      SET received_at = excluded.received_at, stored = 1
+      WHERE inbox_seen.stored = 0 AND inbox_seen.received_at < ?
+    RETURNING actor_id, activity_id, sender_id),
+  kept AS (
+    SELECT i.*, row_number() OVER (ORDER BY i.ord) AS n FROM input i
+    WHERE NOT i.takes OR EXISTS (SELECT 1 FROM taken t WHERE t.actor_id = i.actor_id
+      AND t.activity_id = i.activity_id AND t.sender_id = i.sender_id)),
+  counted AS (SELECT COUNT(*) AS k FROM kept),
   next AS (
-    INSERT INTO event_streams (account_id, stream, seq) VALUES (?, ?, ?)
+    INSERT INTO event_streams (account_id, stream, seq) SELECT ?, ?, counted.k FROM counted
+    WHERE counted.k > 0
     ON CONFLICT (account_id, stream) DO UPDATE SET seq = event_streams.seq + excluded.seq
     RETURNING seq),
   appended AS (
     INSERT INTO events (account_id, stream, seq, data, created_at, kind, actors, hosts, upstream_id)
-    SELECT ?, ?, next.seq - ? + i.ord, i.data, ?, i.kind, i.actors, i.hosts, i.upstream_id
-    FROM next, input i),
+    SELECT ?, ?, next.seq - counted.k + kept.n, kept.data, ?, kept.kind, kept.actors, kept.hosts,
+      kept.upstream_id
+    FROM next, counted, kept),
   marked AS (
     UPDATE inbox_seen SET stored = 1 WHERE (actor_id, activity_id, sender_id) IN (
-      SELECT i.actor_id, i.activity_id, i.sender_id FROM input i WHERE i.actor_id IS NOT NULL))
-  SELECT next.seq AS last${
-    announce
-      ? `, pg_notify(?, json_build_object('accountId', ?::bigint, 'stream', ?::text, 'seq', next.seq)::text) AS announced`
-      : ""
-  } FROM next`;
+      SELECT i.actor_id, i.activity_id, i.sender_id FROM input i
+      WHERE i.actor_id IS NOT NULL AND NOT i.takes))
+  SELECT next.seq AS last,
+    (SELECT json_agg(i.ord - 1) FROM input i WHERE i.ord NOT IN (SELECT ord FROM kept))::text
+      AS dropped${
+        announce
+          ? `, pg_notify(?, json_build_object('accountId', ?::bigint, 'stream', ?::text, 'seq', next.seq)::text) AS announced`
+          : ""
+      } FROM next`;
 const appendQuietly = appendPostgres(false);
 const appendAnnounced = appendPostgres(true);
 
@@ -75,9 +112,22 @@ const bumpCounter = `INSERT INTO event_streams (account_id, stream, seq) VALUES 
   ON CONFLICT (account_id, stream) DO UPDATE SET seq = event_streams.seq + excluded.seq
   RETURNING seq`;
 
+// SQLite: a claim taken by its event's append (AppendedEvent.takes), one statement per claim:
+// a row back when it went in, or took over a stale one; none when another copy holds it.
+const takeClaimSqlite = `INSERT INTO inbox_seen (actor_id, activity_id, sender_id, received_at, stored)
+  VALUES (?, ?, ?, ?, 1)
+  ON CONFLICT (actor_id, activity_id, sender_id) DO UPDATE
+    SET received_at = excluded.received_at, stored = 1
+    WHERE inbox_seen.stored = 0 AND inbox_seen.received_at < ?
+  RETURNING 1 AS taken`;
+
+const NONE_DROPPED: ReadonlySet<number> = new Set();
+
 /**
- * Stores `events` as the stream's next events, in order, in one transaction, with their inbox
- * claims marked stored; the last seq.
+ * Stores `events` as the stream's next events, in order, in one transaction, with the inbox
+ * claims they take or store (AppendedEvent.takes, .claim) marked stored: the last seq, and the
+ * events left out because another copy holds their claim. The caller gives each claim at most
+ * once per call.
  * `announce`: on PostgreSQL, the bus's NOTIFY channel (EventBus.appendChannel), told of the last
  * seq by the append itself; ignored on SQLite.
  */
@@ -89,34 +139,58 @@ export async function appendEvents(
   announce?: string,
   /** Their created_at (the event log hands the rows, as stored, to the live streams). */
   now = Date.now(),
-): Promise<number> {
-  const k = events.length;
+): Promise<Appended> {
   if (db.dialect === "postgres") {
     // Objects, one per event, that json_to_recordset reads in one pass each (`->>` on a json
     // array element parses the element, event text included, once per field).
+    let staleBefore = 0;
     const json = JSON.stringify(
-      events.map((e) => ({
-        data: e.json,
-        kind: e.kind ?? null,
-        actors: e.actors ?? null,
-        hosts: e.hosts ?? null,
-        upstream_id: e.upstreamId ?? null,
-        actor_id: e.claim?.actorId ?? null,
-        activity_id: e.claim?.activityId ?? null,
-        sender_id: e.claim?.senderId ?? null,
-      })),
+      events.map((e) => {
+        const claim = e.takes?.claim ?? e.claim;
+        if (e.takes) staleBefore = Math.max(staleBefore, e.takes.staleBefore);
+        return {
+          data: e.json,
+          kind: e.kind ?? null,
+          actors: e.actors ?? null,
+          hosts: e.hosts ?? null,
+          upstream_id: e.upstreamId ?? null,
+          actor_id: claim?.actorId ?? null,
+          activity_id: claim?.activityId ?? null,
+          sender_id: claim?.senderId ?? null,
+          takes: e.takes != null,
+        };
+      }),
     );
-    const params = [json, accountId, stream, k, accountId, stream, k, now];
-    const row = await db.get<{ last: number }>(
+    const params = [json, now, staleBefore, accountId, stream, accountId, stream, now];
+    const row = await db.get<{ last: number; dropped: string | null }>(
       announce === undefined ? appendQuietly : appendAnnounced,
       announce === undefined ? params : [...params, announce, accountId, stream],
     );
-    return Number(row!.last);
+    if (!row) return { last: 0, dropped: new Set(events.keys()) };
+    const dropped = row.dropped === null ? NONE_DROPPED : new Set<number>(JSON.parse(row.dropped));
+    return { last: Number(row.last), dropped };
   }
   // SQLite: BEGIN IMMEDIATE already serialises every writer; the counter keeps ids growing.
   return db.transaction(async (tx) => {
+    let dropped = NONE_DROPPED;
+    for (let i = 0; i < events.length; i++) {
+      const takes = events[i]!.takes;
+      if (!takes) continue;
+      const { actorId, activityId, senderId } = takes.claim;
+      const taken = await tx.get(takeClaimSqlite, [
+        ...[actorId, activityId, senderId, now],
+        takes.staleBefore,
+      ]);
+      if (taken) continue;
+      if (dropped === NONE_DROPPED) dropped = new Set();
+      (dropped as Set<number>).add(i);
+    }
+    const k = events.length - dropped.size;
+    if (k === 0) return { last: 0, dropped };
     const last = Number((await tx.get<{ seq: number }>(bumpCounter, [accountId, stream, k]))!.seq);
-    for (let i = 0; i < k; i++) {
+    let seq = last - k;
+    for (let i = 0; i < events.length; i++) {
+      if (dropped.has(i)) continue;
       const e = events[i]!;
       await tx.run(
         `INSERT INTO events (account_id, stream, seq, data, created_at, kind, actors, hosts, upstream_id)
@@ -124,7 +198,7 @@ export async function appendEvents(
         [
           accountId,
           stream,
-          last - k + 1 + i,
+          ++seq,
           e.json,
           now,
           e.kind ?? null,
@@ -134,7 +208,7 @@ export async function appendEvents(
         ],
       );
     }
-    const claims = events.flatMap((e) => (e.claim ? [e.claim] : []));
+    const claims = events.flatMap((e) => (e.claim && !e.takes ? [e.claim] : []));
     for (let i = 0; i < claims.length; i += 300) {
       const chunk = claims.slice(i, i + 300);
       await tx.run(
@@ -144,7 +218,7 @@ export async function appendEvents(
         chunk.flatMap((c) => [c.actorId, c.activityId, c.senderId]),
       );
     }
-    return last;
+    return { last, dropped };
   });
 }
 

@@ -184,47 +184,90 @@ describe.each(dialects)("event log on $name", (dialect) => {
   });
 });
 
-// appendIf: the inbox claims an activity in the transaction that stores its event (SQLite).
-describe("appendIf on sqlite", () => {
+// appendTaking: the inbox's claim goes in with its event, in one commit
+// (docs/adr/0020-inbox-claims-in-the-append.md).
+describe.each(dialects)("appendTaking on $name", (dialect) => {
   async function setUp() {
-    const db = await openDb(freshDatabaseUrl());
+    const db = await openDb(await dialect.fresh());
     await db.run(`INSERT INTO accounts (name, password_hash, created_at) VALUES ('alice', 'x', 0)`);
-    await db.run(`CREATE TABLE marks (n INTEGER)`);
     return { db, log: createEventLog(db, createMemoryBus(), { cap: 10_000 }) };
   }
-  const mark = (n: number) => async (tx: Db) => {
-    await tx.run(`INSERT INTO marks (n) VALUES (?)`, [n]);
-    return n % 2 === 0;
-  };
-
-  it("stores, in one group, the events whose condition holds, numbered without gaps, and what each condition wrote", async () => {
-    const { db, log } = await setUp();
-    const seqs = await Promise.all([
-      log.appendIf(1, "incoming", { n: 1 }, mark(1)),
-      log.appendIf(1, "incoming", { n: 2 }, mark(2)),
-      log.append(1, "incoming", { n: 3 }),
-      log.appendIf(1, "incoming", { n: 4 }, mark(4)),
-    ]);
-    expect(seqs).toEqual([null, 1, 2, 3]);
-    const events = await log.readAfter(1, "incoming", 0);
-    expect(events.map((e) => JSON.parse(e.data).n)).toEqual([2, 3, 4]);
-    expect((await db.all<{ n: number }>(`SELECT n FROM marks ORDER BY n`)).map((r) => r.n)).toEqual(
-      [1, 2, 4],
+  const claim = (n: number) => ({
+    actorId: "https://corral.example/actors/a",
+    activityId: `https://remote.example/activities/${n}`,
+    senderId: "https://remote.example/bob",
+  });
+  const seen = (db: Db) =>
+    db.all<{ activity_id: string; stored: number }>(
+      `SELECT activity_id, stored FROM inbox_seen ORDER BY activity_id`,
     );
+
+  it("stores, in one group, each event whose claim is free, numbered without gaps, its claim stored with it", async () => {
+    const { db, log } = await setUp();
+    // Another copy holds 1 (stored), 3 (being stored, fresh) and 4 (left by a process that died).
+    await db.run(
+      `INSERT INTO inbox_seen (actor_id, activity_id, sender_id, received_at, stored)
+       VALUES (?, ?, ?, 900, 1), (?, ?, ?, 5000, 0), (?, ?, ?, 100, 0)`,
+      [...Object.values(claim(1)), ...Object.values(claim(3)), ...Object.values(claim(4))],
+    );
+    const staleBefore = 1000;
+    const seqs = await Promise.all([
+      log.appendTaking(1, "incoming", { n: 1 }, { claim: claim(1), staleBefore }),
+      log.appendTaking(1, "incoming", { n: 2 }, { claim: claim(2), staleBefore }),
+      log.append(1, "incoming", { n: 0 }),
+      log.appendTaking(1, "incoming", { n: 3 }, { claim: claim(3), staleBefore }),
+      log.appendTaking(1, "incoming", { n: 4 }, { claim: claim(4), staleBefore }),
+      // The same claim twice in one group: the second copy is left out.
+      log.appendTaking(1, "incoming", { n: 5 }, { claim: claim(2), staleBefore }),
+    ]);
+    expect(seqs).toEqual([null, 1, 2, null, 3, null]);
+    const events = await log.readAfter(1, "incoming", 0);
+    expect(events.map((e) => [e.seq, JSON.parse(e.data).n])).toEqual([
+      [1, 2],
+      [2, 0],
+      [3, 4],
+    ]);
+    expect((await seen(db)).map((r) => [r.activity_id.slice(-1), Number(r.stored)])).toEqual([
+      ["1", 1],
+      ["2", 1],
+      ["3", 0],
+      ["4", 1],
+    ]);
+    // The stream goes on from there.
+    expect(await log.append(1, "incoming", { n: 6 })).toBe(4);
   });
 
-  it("stores nothing of a group whose condition fails, neither events nor what conditions wrote", async () => {
+  it("stores nothing, and bumps no counter, when every claim of a group is held", async () => {
     const { db, log } = await setUp();
-    const failing = async () => {
-      throw new Error("no");
-    };
-    const results = await Promise.allSettled([
-      log.appendIf(1, "incoming", { n: 2 }, mark(2)),
-      log.appendIf(1, "incoming", { n: 3 }, failing),
-    ]);
-    expect(results.map((r) => r.status)).toEqual(["rejected", "rejected"]);
+    await db.run(
+      `INSERT INTO inbox_seen (actor_id, activity_id, sender_id, received_at, stored)
+       VALUES (?, ?, ?, 900, 1)`,
+      Object.values(claim(1)),
+    );
+    expect(
+      await log.appendTaking(1, "incoming", { n: 1 }, { claim: claim(1), staleBefore: 0 }),
+    ).toBeNull();
     expect(await log.readAfter(1, "incoming", 0)).toEqual([]);
-    expect(await db.all(`SELECT n FROM marks`)).toEqual([]);
-    expect(await log.append(1, "incoming", { n: 5 })).toBe(1);
+    expect(await log.lastSeq(1, "incoming")).toBe(0);
+  });
+
+  it("two logs taking the same claims at once store each event once", async () => {
+    const { db } = await setUp();
+    const logs = [0, 1].map(() => createEventLog(db, createMemoryBus(), { cap: 10_000 }));
+    const n = 40;
+    const results = await Promise.all(
+      logs.flatMap((log, l) =>
+        Array.from({ length: n }, (_, i) => {
+          // The two logs name the claims in opposite orders.
+          const k = l === 0 ? i : n - 1 - i;
+          return log.appendTaking(1, "incoming", { k }, { claim: claim(k), staleBefore: 0 });
+        }),
+      ),
+    );
+    expect(results.filter((seq) => seq !== null)).toHaveLength(n);
+    const events = await logs[0]!.readAfter(1, "incoming", 0, 1000);
+    expect(events.map((e) => e.seq)).toEqual(Array.from({ length: n }, (_, i) => i + 1));
+    expect(new Set(events.map((e) => JSON.parse(e.data).k)).size).toBe(n);
+    expect((await seen(db)).every((r) => Number(r.stored) === 1)).toBe(true);
   });
 });

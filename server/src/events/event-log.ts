@@ -50,16 +50,16 @@ export interface EventLog {
     options?: { upstreamId?: string; claim?: InboxClaim },
   ): Promise<number>;
   /**
-   * append(), but `onlyIf` runs first, in the transaction that stores the group `data` goes with:
-   * when it answers false the event is left out (the seq is null), and whatever `onlyIf` wrote
-   * commits, or rolls back, with the group. The inbox claims an activity so on SQLite
-   * (receive/accept-activity.ts); on PostgreSQL it would need a READ COMMITTED transaction.
+   * append(), with the inbox claim the event stores taken in the append's own commit
+   * (docs/adr/0020-inbox-claims-in-the-append.md): stored only if the claim is new, or was left
+   * unstored since before `staleBefore` (ms); the seq, or null when another copy holds the claim
+   * (a replay, or a copy still being stored: inbox_seen tells which).
    */
-  appendIf(
+  appendTaking(
     accountId: number,
     stream: StreamName,
     data: object,
-    onlyIf: (tx: Db) => Promise<boolean>,
+    takes: { claim: InboxClaim; staleBefore: number },
   ): Promise<number | null>;
   /** Events after `afterSeq`, oldest first, at most `limit` (data is the stored JSON text). */
   readAfter(
@@ -112,9 +112,7 @@ export type AppendListener = (accountId: number, stream: StreamName, rows: Store
 
 interface Pending {
   event: AppendedEvent;
-  /** appendIf()'s condition, asked in the group's transaction. */
-  onlyIf?: (tx: Db) => Promise<boolean>;
-  /** The seq, or null when onlyIf declined. */
+  /** The seq, or null when another copy holds the claim the event takes. */
   resolve(seq: number | null): void;
   reject(error: unknown): void;
 }
@@ -133,6 +131,30 @@ function takeGroup(queue: Pending[]): Pending[] {
   )
     bytes += queue[n++]!.event.json.length;
   return queue.splice(0, n);
+}
+
+const claimKey = (c: InboxClaim) => `${c.actorId}\u0000${c.activityId}\u0000${c.senderId}`;
+
+/**
+ * The group without the events that take a claim an earlier event of the group already names:
+ * those are answered null at once (another copy holds the claim), for one statement may name a
+ * claim once only.
+ */
+function withClaimsOnce(group: Pending[]): Pending[] {
+  if (!group.some((p) => p.event.takes)) return group;
+  const named = new Set<string>();
+  const once: Pending[] = [];
+  for (const pending of group) {
+    const claim = pending.event.takes?.claim ?? pending.event.claim;
+    const key = claim ? claimKey(claim) : null;
+    if (key !== null && named.has(key) && pending.event.takes) {
+      pending.resolve(null);
+      continue;
+    }
+    if (key !== null) named.add(key);
+    once.push(pending);
+  }
+  return once;
 }
 
 export function createEventLog(db: Db, bus: EventBus, options: EventLogOptions): EventLog {
@@ -227,39 +249,27 @@ export function createEventLog(db: Db, bus: EventBus, options: EventLogOptions):
   };
   const store = async (accountId: number, stream: StreamName, queue: Pending[], key: string) => {
     while (queue.length > 0) {
-      const group = takeGroup(queue);
+      const group = withClaimsOnce(takeGroup(queue));
       let kept = group;
       let last: number;
       const now = Date.now();
       try {
-        if (group.some((p) => p.onlyIf))
-          [kept, last] = await db.transaction(async (tx) => {
-            const kept: Pending[] = [];
-            for (const p of group) if (!p.onlyIf || (await p.onlyIf(tx))) kept.push(p);
-            const events = kept.map((p) => p.event);
-            return [
-              kept,
-              kept.length === 0
-                ? 0
-                : await appendEvents(tx, accountId, stream, events, announce, now),
-            ];
-          });
-        else
-          last = await appendEvents(
-            db,
-            accountId,
-            stream,
-            group.map((p) => p.event),
-            announce,
-            now,
-          );
+        const appended = await appendEvents(
+          db,
+          accountId,
+          stream,
+          group.map((p) => p.event),
+          announce,
+          now,
+        );
+        last = appended.last;
+        if (appended.dropped.size > 0) {
+          kept = group.filter((_, i) => !appended.dropped.has(i));
+          for (const i of appended.dropped) group[i]!.resolve(null);
+        }
       } catch (error) {
         for (const pending of group) pending.reject(error);
         continue;
-      }
-      if (kept !== group) {
-        const storing = new Set(kept);
-        for (const pending of group) if (!storing.has(pending)) pending.resolve(null);
       }
       if (kept.length === 0) continue;
       const first = last - kept.length + 1;
@@ -275,15 +285,10 @@ export function createEventLog(db: Db, bus: EventBus, options: EventLogOptions):
     queues.delete(key);
   };
 
-  const enqueue = (
-    accountId: number,
-    stream: StreamName,
-    event: AppendedEvent,
-    onlyIf?: (tx: Db) => Promise<boolean>,
-  ) => {
+  const enqueue = (accountId: number, stream: StreamName, event: AppendedEvent) => {
     const key = `${accountId}\u0000${stream}`;
     return new Promise<number | null>((resolve, reject) => {
-      const pending: Pending = { event, onlyIf, resolve, reject };
+      const pending: Pending = { event, resolve, reject };
       const queue = queues.get(key);
       if (queue) return void queue.push(pending);
       const fresh: Pending[] = [pending];
@@ -299,8 +304,11 @@ export function createEventLog(db: Db, bus: EventBus, options: EventLogOptions):
       if (options?.claim !== undefined) event.claim = options.claim;
       return enqueue(accountId, stream, event) as Promise<number>;
     },
-    appendIf: (accountId, stream, data, onlyIf) =>
-      enqueue(accountId, stream, withMeta(eventJson(data, maxBytes), data), onlyIf),
+    appendTaking(accountId, stream, data, takes) {
+      const event = withMeta(eventJson(data, maxBytes), data);
+      event.takes = takes;
+      return enqueue(accountId, stream, event);
+    },
     readAfter,
     lastSeq: (accountId, stream) => lastEventSeq(db, accountId, stream),
     subscribe,
@@ -317,7 +325,7 @@ export function createEventLog(db: Db, bus: EventBus, options: EventLogOptions):
       const now = Date.now();
       const seq = await db.transaction(async (tx) => {
         if (!(await work(tx))) return null;
-        const seq = await appendEvents(tx, accountId, stream, [event], announce, now);
+        const seq = (await appendEvents(tx, accountId, stream, [event], announce, now)).last;
         await after?.(tx, seq);
         return seq;
       });

@@ -31,7 +31,7 @@ async function setUp(options: { beforeLastSeq?: () => Promise<void> } = {}) {
     subscribe: bus.subscribe,
   });
   const append = async (n: number) => {
-    const seq = await appendEvents(db, 1, "incoming", [{ json: JSON.stringify({ n }) }]);
+    const { last: seq } = await appendEvents(db, 1, "incoming", [{ json: JSON.stringify({ n }) }]);
     await bus.publish({ accountId: 1, stream: "incoming", seq });
   };
   const watch = async (after: number | null) => {
@@ -68,7 +68,7 @@ describe("stream fan-out", () => {
     const store = async (n: number, handOver: boolean) => {
       const createdAt = 1_000 + n;
       const json = JSON.stringify({ n });
-      const seq = await appendEvents(db, 1, "incoming", [{ json }], undefined, createdAt);
+      const { last: seq } = await appendEvents(db, 1, "incoming", [{ json }], undefined, createdAt);
       if (handOver) fanOut.stored(1, "incoming", [{ seq, data: json, createdAt }]);
       return seq;
     };

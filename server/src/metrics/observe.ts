@@ -34,9 +34,10 @@ function instrumentEventLog(events: EventLog, metrics: Metrics): EventLog {
         stop();
       }
     },
-    async appendIf(accountId, stream, data, onlyIf) {
+    // Timed only when the event is stored (not when another copy held its claim).
+    async appendTaking(accountId, stream, data, takes) {
       const stop = metrics.eventAppend.startTimer({ stream });
-      const seq = await events.appendIf(accountId, stream, data, onlyIf);
+      const seq = await events.appendTaking(accountId, stream, data, takes);
       if (seq !== null) stop();
       return seq;
     },

@@ -6,8 +6,6 @@ import type { Services } from "../services.ts";
 import type { InboxHandlers } from "./inbox-handlers.ts";
 import {
   claimSeen,
-  claimStoredSeen,
-  claimsWithTheAppend,
   releaseClaim,
   sweepSeen,
   type Claim,
@@ -67,17 +65,22 @@ export async function acceptActivity(
       trigger_id: null,
       actor_info: actorInfo,
     });
-    if (key && accountId != null && claimsWithTheAppend(services.db)) {
-      // SQLite: claim, event and mark in one commit (docs/adr/0016-inbox-claims-with-the-append.md).
-      const claimed = await appendClaimed(services, accountId, key, event());
-      if (claimed === "stored") continue;
-      if (claimed === "claimed") {
+    let taken = false;
+    if (key && accountId != null) {
+      // Claim and event in one commit (docs/adr/0020-inbox-claims-in-the-append.md).
+      const now = Date.now();
+      const seq = await services.events.appendTaking(accountId, "incoming", event(), {
+        claim: key,
+        staleBefore: now - CLAIM_STALE_MS,
+      });
+      if (seq !== null) {
         recipients.push(recipient);
         continue;
       }
-      // busy: a claim not yet stored, nor stale, from another process: waited for as below.
+      // Another copy holds the claim: a replay, or a copy still being stored (waited for below).
+      taken = true;
     }
-    if (key && (await claim(services, key)) === "stored") continue;
+    if (key && (await claim(services, key, taken)) === "stored") continue;
     recipients.push(recipient);
     try {
       // The claim is marked stored by the append itself, in the same commit.
@@ -105,11 +108,12 @@ export async function acceptActivity(
 /**
  * Claims the activity for one recipient. Two copies at once: the second waits for the first to
  * be stored (then it is a replay), or for the first's claim to go stale (its process died before
- * storing: then the second stores it), so a copy is neither shown twice nor lost.
+ * storing: then the second stores it), so a copy is neither shown twice nor lost. `taken`: an
+ * append has just found the claim held.
  */
-async function claim(services: Services, key: SeenKey): Promise<Claim> {
+async function claim(services: Services, key: SeenKey, taken: boolean): Promise<Claim> {
   // Most copies are the first: their claim goes in with the others arriving now.
-  if (await insertClaimGrouped(services.db, key)) return "claimed";
+  if (!taken && (await insertClaimGrouped(services.db, key))) return "claimed";
   const giveUp = Date.now() + CLAIM_STALE_MS + 1000;
   for (;;) {
     const now = Date.now();
@@ -117,26 +121,6 @@ async function claim(services: Services, key: SeenKey): Promise<Claim> {
     if (result !== "busy" || now > giveUp) return result === "busy" ? "claimed" : result;
     await new Promise((resolve) => setTimeout(resolve, BUSY_POLL_MS));
   }
-}
-
-/**
- * The event stored with its claim, marked stored, in the transaction of the event log's group:
- * "claimed" once stored; "stored" for a replay (nothing added); "busy" when another copy's claim
- * is neither stored nor stale (nothing added: the caller waits for it).
- */
-async function appendClaimed(
-  services: Services,
-  accountId: number,
-  key: SeenKey,
-  event: object,
-): Promise<Claim> {
-  let claimed: Claim = "busy";
-  await services.events.appendIf(accountId, "incoming", event, async (tx) => {
-    const now = Date.now();
-    claimed = await claimStoredSeen(tx, key, now, now - CLAIM_STALE_MS);
-    return claimed === "claimed";
-  });
-  return claimed;
 }
 
 function accountsOf(addressed: Recipient[]): number[] {

@@ -11,33 +11,29 @@ export type SeenKey = { actorId: string; activityId: string; senderId: string };
 /** claimed: store it now; stored: a replay, add nothing; busy: another copy is storing it. */
 export type Claim = "claimed" | "stored" | "busy";
 
-export function claimSeen(db: Db, key: SeenKey, now: number, staleBefore: number): Promise<Claim> {
-  return claim(db, key, now, staleBefore, 0);
-}
-
 /**
- * A claim of `key`, its row inserted (or taken over from a process that died) with `stored` as
- * given: 0 for a claim that commits before its event is stored, 1 for one made in the
- * transaction that stores its event (claimStoredSeen).
+ * A claim of `key` that commits before its event is stored: its row inserted, or taken over from
+ * a process that died. Most claims are instead taken by their event's own append, as stored
+ * (db/events.store.ts, AppendedEvent.takes; docs/adr/0020-inbox-claims-in-the-append.md); this
+ * is for a copy that found its claim held, and for an actor with no account (no event).
  */
-async function claim(
+export async function claimSeen(
   db: Db,
   key: SeenKey,
   now: number,
   staleBefore: number,
-  stored: 0 | 1,
 ): Promise<Claim> {
   const params = [key.actorId, key.activityId, key.senderId];
   const inserted = await db.run(
     `INSERT INTO inbox_seen (actor_id, activity_id, sender_id, received_at, stored)
-     VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
-    [...params, now, stored],
+     VALUES (?, ?, ?, ?, 0) ON CONFLICT DO NOTHING`,
+    [...params, now],
   );
   if (inserted.changes > 0) return "claimed";
   const takenOver = await db.run(
-    `UPDATE inbox_seen SET received_at = ?, stored = ?
+    `UPDATE inbox_seen SET received_at = ?
      WHERE actor_id = ? AND activity_id = ? AND sender_id = ? AND stored = 0 AND received_at < ?`,
-    [now, stored, ...params, staleBefore],
+    [now, ...params, staleBefore],
   );
   if (takenOver.changes > 0) return "claimed";
   const row = await db.get<{ stored: number | bigint }>(
@@ -45,30 +41,8 @@ async function claim(
     params,
   );
   // Swept between the two statements: nobody holds it now.
-  if (!row) return claim(db, key, now, staleBefore, stored);
+  if (!row) return claimSeen(db, key, now, staleBefore);
   return Number(row.stored) === 1 ? "stored" : "busy";
-}
-
-/**
- * Whether a claim goes in with its event, in the event log's transaction (claimStoredSeen): on
- * SQLite, whose one writer at a time makes that transaction the claim's whole window. On
- * PostgreSQL the claim commits first, on its own, as claimSeen() and the grouped claims do.
- */
-export const claimsWithTheAppend = (db: Db): boolean => db.dialect === "sqlite";
-
-/**
- * claimSeen() for a claim made in the same transaction that stores its event (SQLite: the event
- * log's group, docs/adr/0016-inbox-claims-with-the-append.md): the row goes in as stored at once,
- * for if the event is not stored the transaction, claim and all, rolls back. A claim taken over
- * from a process that died is marked stored the same way.
- */
-export function claimStoredSeen(
-  db: Db,
-  key: SeenKey,
-  now: number,
-  staleBefore: number,
-): Promise<Claim> {
-  return claim(db, key, now, staleBefore, 1);
 }
 
 // On PostgreSQL a group's keys go as one JSON array, so that the statement's text is the same

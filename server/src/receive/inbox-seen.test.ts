@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { Db } from "../db/db.ts";
 import { openFreshDatabase } from "../../test/fresh.ts";
-import { claimSeen, claimStoredSeen, markStored, releaseClaim } from "./inbox-seen.store.ts";
+import { claimSeen, markStored, releaseClaim } from "./inbox-seen.store.ts";
 
 const key = {
   actorId: "https://a.example/actor/1",
@@ -39,17 +39,5 @@ describe("inbox claims: each activity stored once per receiving actor, and never
     expect(await claimSeen(db, key, 1_000, 1_000 - STALE)).toBe("claimed");
     await releaseClaim(db, key);
     expect(await claimSeen(db, key, 1_001, 1_001 - STALE)).toBe("claimed");
-  });
-
-  it("a claim made with its event is stored at once; one another copy holds waits, or passes once stale", async () => {
-    db = (await openFreshDatabase()).db;
-    expect(await claimStoredSeen(db, key, 1_000, 1_000 - STALE)).toBe("claimed");
-    expect(await claimStoredSeen(db, key, 1_010, 1_010 - STALE)).toBe("stored");
-    expect(await claimSeen(db, key, 1_020, 1_020 - STALE)).toBe("stored");
-    const other = { ...key, activityId: "https://b.example/2" };
-    expect(await claimSeen(db, other, 1_000, 1_000 - STALE)).toBe("claimed");
-    expect(await claimStoredSeen(db, other, 1_010, 1_010 - STALE)).toBe("busy");
-    expect(await claimStoredSeen(db, other, 1_001 + STALE, 1_001)).toBe("claimed");
-    expect(await claimSeen(db, other, 1_002 + STALE, 1_002)).toBe("stored");
   });
 });
