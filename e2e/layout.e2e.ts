@@ -1,5 +1,6 @@
 import { expect, test } from "./harness/fixtures.ts";
 import {
+  chooseOption,
   drawer,
   drawerEntry,
   eventually,
@@ -9,6 +10,8 @@ import {
   topBar,
 } from "./harness/console-ui.ts";
 import { signInApi } from "./harness/fe-api.ts";
+import { startRemoteInbox } from "./harness/remote-inbox.ts";
+import { squeezedTexts } from "./harness/squeezed-text.ts";
 
 // docs/console-guide.md#layout: the drawer, the top bar and what each shows signed out and signed in.
 
@@ -115,4 +118,74 @@ test("a persisted user state it cannot read starts signed out instead of breakin
   await page.getByText("Please login").waitFor();
   await signInControl(page).waitFor();
   expect(await page.getByText("Something went wrong").count()).toBe(0);
+});
+
+test("at 390 px Perform's Deliveries fit the screen: each inbox a card with every field and its buttons in view", async ({
+  page,
+  account,
+  corral,
+}) => {
+  const good = await startRemoteInbox("amy", 202);
+  const failing = await startRemoteInbox("cy", 500);
+  try {
+    const api = await signInApi(corral.url, account.name, account.password);
+    await api.createActor("narrow_caller");
+    await page.setViewportSize({ width: 390, height: 844 });
+    await signIn(page, account);
+    await page.goto("/perform");
+    await chooseOption(page, "Method to perform", "send_message");
+    const data = { data: { type: "Note", content: "narrow", to: [good.actor, failing.actor] } };
+    await page.getByRole("textbox", { name: "data" }).fill(JSON.stringify(data));
+    await page.getByRole("button", { name: "Perform" }).click();
+    const result = page.getByRole("region", { name: "Result" });
+    await eventually(() => result.getByTestId("trigger-state").textContent(), 20_000).toMatch(
+      /1 delivered, 1 retrying/,
+    );
+
+    // Nothing in the Result is wider than the screen, nor scrolls sideways inside it.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      390,
+    );
+    const tooWide = await result.evaluate((region) =>
+      [region, ...region.querySelectorAll("*")]
+        .filter(
+          (el) => el.scrollWidth > el.clientWidth + 1 || el.getBoundingClientRect().right > 390,
+        )
+        .map((el) => `${el.tagName.toLowerCase()}.${[...el.classList].join(".")}`),
+    );
+    expect(tooWide).toEqual([]);
+    expect(await squeezedTexts(page)).toEqual([]);
+    await page.screenshot({ path: "/tmp/corral-390-perform-deliveries.png", fullPage: true });
+
+    // Every column of the wide table, as a labelled field of the inbox's card.
+    const deliveries = result.getByRole("list", { name: "Deliveries" });
+    const card = deliveries.getByRole("listitem", { name: failing.inbox });
+    const field = async (label: string) => {
+      const terms = await card.getByRole("term").allTextContents();
+      const values = await card.getByRole("definition").allTextContents();
+      return values[terms.indexOf(label)];
+    };
+    expect(await field("Delivery")).toBe("retrying");
+    expect(await field("Status")).toBe("500");
+    expect(await field("Attempts")).toBe("1");
+    expect(await field("Last error")).toMatch(/500/);
+    expect(await field("When")).toMatch(/^next attempt /);
+    expect(await card.getByText(failing.inbox, { exact: true }).isVisible()).toBe(true);
+    expect(await deliveries.getByRole("listitem", { name: good.inbox }).count()).toBe(1);
+    for (const name of ["Show attempts", "Redeliver"]) {
+      const button = card.getByRole("button", { name });
+      await button.scrollIntoViewIfNeeded();
+      const box = await button.boundingBox();
+      expect(box!.x, name).toBeGreaterThanOrEqual(0);
+      expect(box!.x + box!.width, name).toBeLessThanOrEqual(390);
+    }
+    // The attempts open inside the card.
+    await card.getByRole("button", { name: "Show attempts" }).click();
+    await card.getByRole("table", { name: `Attempts to ${failing.inbox}` }).waitFor();
+    expect(
+      await card.getByRole("button", { name: "Hide attempts" }).getAttribute("aria-expanded"),
+    ).toBe("true");
+  } finally {
+    await Promise.all([good.close(), failing.close()]);
+  }
 });

@@ -44,6 +44,7 @@ import { checkPrerequisites, thisMachine } from "./prerequisites.ts";
 import { oneLineError } from "./programs.ts";
 import { ensureVenv, REPO_ROOT } from "./python-venv.ts";
 import { freePort } from "../test-kit/free-port.ts";
+import { pollUntil } from "../test-kit/poll-until.ts";
 import { signIn } from "../test-kit/sign-in.ts";
 
 const execFileAsync = promisify(execFile);
@@ -176,7 +177,7 @@ export async function startCattleGrid(): Promise<CattleGrid> {
         const token = await signIn(origin, account, password).catch((error: Error) => {
           throw new Error(`cattle_grid ${error.message}`, { cause: error });
         });
-        await settled(`cattle_grid's token for ${account}`, async () =>
+        await pollUntil(`cattle_grid's token for ${account}`, async () =>
           Boolean(await accountInfo(origin, token)),
         );
         return token;
@@ -193,7 +194,7 @@ export async function startCattleGrid(): Promise<CattleGrid> {
           );
         }
         const actor = (await response.json()) as { id: string } & Record<string, unknown>;
-        await settled(`cattle_grid listing ${actor.id}`, async () =>
+        await pollUntil(`cattle_grid listing ${actor.id}`, async () =>
           Boolean((await accountInfo(origin, token))?.actors.some((a) => a.id === actor.id)),
         );
         return actor;
@@ -236,17 +237,6 @@ function cattleGridToml(input: { dbUrl: string; vhost: string; origin: string })
     `module = "muck_out.extension"`,
     ``,
   ].join("\n");
-}
-
-const SETTLE_MS = 15_000;
-
-/** Waits until `check` holds: cattle_grid's commit after its answer (see the top of this file). */
-async function settled(what: string, check: () => Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + SETTLE_MS;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`${what}: not seen within ${SETTLE_MS} ms`);
-    await new Promise((done) => setTimeout(done, 25));
-  }
 }
 
 async function accountInfo(

@@ -1,6 +1,7 @@
 // The account API as the test process sees it: for arranging data and causing real server events
 // (a Perform, a send_message between two actors) while the browser watches.
 
+import { pollUntil } from "../../test-kit/poll-until.ts";
 import { signIn } from "../../test-kit/sign-in.ts";
 
 export type Actor = { id: string; name: string };
@@ -41,7 +42,7 @@ export async function signInApi(serverUrl: string, name: string, password: strin
   const auth = { Authorization: `Bearer ${token}` };
   const info = () =>
     callJson(`${serverUrl}/fe/account/info`, { headers: auth }) as Promise<AccountInfo>;
-  await settled(`the token of ${name} at ${serverUrl}`, () => info().then(() => true));
+  await pollUntil(`the token of ${name} at ${serverUrl}`, () => info().then(() => true));
   return {
     token,
     info,
@@ -53,7 +54,7 @@ export async function signInApi(serverUrl: string, name: string, password: strin
         headers: auth,
         body,
       })) as Record<string, unknown> & { id: string };
-      await settled(`${actor.id} in the account's info`, async () =>
+      await pollUntil(`${actor.id} in the account's info`, async () =>
         (await info()).actors.some((listed) => listed.id === actor.id),
       );
       return actor;
@@ -66,15 +67,6 @@ export async function signInApi(serverUrl: string, name: string, password: strin
       });
     },
   };
-}
-
-/** Waits (25 ms steps, 15 s at most) until `check` resolves true; a rejection counts as not yet. */
-async function settled(what: string, check: () => Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + 15_000;
-  while (!(await check().catch(() => false))) {
-    if (Date.now() > deadline) throw new Error(`${what}: not seen within 15 s`);
-    await new Promise((done) => setTimeout(done, 25));
-  }
 }
 
 let noteCounter = 0;

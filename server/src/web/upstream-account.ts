@@ -28,25 +28,28 @@ export function createUpstreamAccounts(
   options: { cacheMs?: number } = {},
 ): UpstreamAccounts {
   const cacheMs = options.cacheMs ?? CACHE_MS;
-  const cache = new Map<string, { at: number; answer: Promise<Answer> }>();
+  // An entry serves requests until its expiresAt (ms since the epoch), the question still open
+  // or answered.
+  const cache = new Map<string, { expiresAt: number; answer: Promise<Answer> }>();
   const ask = (token: string): Promise<Answer> => {
     const key = createHash("sha256").update(token).digest("base64url");
     const now = Date.now();
     const hit = cache.get(key);
-    if (hit && now - hit.at < cacheMs) return hit.answer;
+    if (hit && now < hit.expiresAt) return hit.answer;
     if (cache.size >= CACHE_MAX) {
-      for (const [k, v] of cache) if (now - v.at >= cacheMs) cache.delete(k);
+      for (const [k, v] of cache) if (now >= v.expiresAt) cache.delete(k);
       if (cache.size >= CACHE_MAX) cache.clear();
     }
     const answer = askUpstream(upstream, token);
-    cache.set(key, { at: now, answer });
+    const entry = { expiresAt: now + cacheMs, answer };
+    cache.set(key, entry);
     // A failure to reach the upstream is not remembered: the next request asks again. A refusal
     // is kept for a second only: cattle_grid can refuse a token it has just issued for a moment
     // (docs/cattle-grid-differences.md#writes-answered-before-they-are-committed).
     void answer.then((a) => {
-      if (a.ok || cache.get(key)?.answer !== answer) return;
+      if (a.ok || cache.get(key) !== entry) return;
       if (a.status >= 500) cache.delete(key);
-      else cache.set(key, { at: now - cacheMs + Math.min(cacheMs, REFUSAL_MS), answer });
+      else entry.expiresAt = now + Math.min(cacheMs, REFUSAL_MS);
     });
     return answer;
   };
