@@ -120,13 +120,15 @@ test("a persisted user state it cannot read starts signed out instead of breakin
   expect(await page.getByText("Something went wrong").count()).toBe(0);
 });
 
-test("at 390 px Perform's Deliveries fit the screen: each inbox a card with every field and its buttons in view", async ({
+test("at 390 px Perform's Deliveries fit the screen: each inbox a card with every field, its buttons and its attempts in view", async ({
   page,
   account,
   corral,
 }) => {
   const good = await startRemoteInbox("amy", 202);
   const failing = await startRemoteInbox("cy", 500);
+  // One long word: the error and the answer both carry it, and must wrap rather than widen.
+  failing.answer(500, `<html><body>${"Overloaded".repeat(30)}</body></html>`);
   try {
     const api = await signInApi(corral.url, account.name, account.password);
     await api.createActor("narrow_caller");
@@ -179,12 +181,44 @@ test("at 390 px Perform's Deliveries fit the screen: each inbox a card with ever
       expect(box!.x, name).toBeGreaterThanOrEqual(0);
       expect(box!.x + box!.width, name).toBeLessThanOrEqual(390);
     }
-    // The attempts open inside the card.
+    // The attempts open inside the card, and nothing in them scrolls sideways or leaves the screen.
     await card.getByRole("button", { name: "Show attempts" }).click();
-    await card.getByRole("table", { name: `Attempts to ${failing.inbox}` }).waitFor();
-    expect(
-      await card.getByRole("button", { name: "Hide attempts" }).getAttribute("aria-expanded"),
-    ).toBe("true");
+    const hide = card.getByRole("button", { name: "Hide attempts" });
+    expect(await hide.getAttribute("aria-expanded")).toBe("true");
+    const timeline = card.locator(`[id="${await hide.getAttribute("aria-controls")}"]`);
+    await timeline.waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      390,
+    );
+    const scrolling = await timeline.evaluate((box) =>
+      [box, ...box.querySelectorAll("*")]
+        .filter(
+          (el) => el.scrollWidth > el.clientWidth + 1 || el.getBoundingClientRect().right > 390,
+        )
+        .map((el) => `${el.tagName.toLowerCase()}.${[...el.classList].join(".")}`),
+    );
+    expect(scrolling).toEqual([]);
+    expect(await squeezedTexts(page)).toEqual([]);
+    await page.screenshot({ path: "/tmp/corral-390-perform-attempts.png", fullPage: true });
+
+    // Each attempt a block of the table's columns, labelled as its headers are.
+    const attempts = timeline
+      .getByRole("list", { name: `Attempts to ${failing.inbox}` })
+      .getByRole("listitem");
+    expect(await attempts.count()).toBeGreaterThanOrEqual(1);
+    for (const attempt of await attempts.all()) {
+      const terms = await attempt.getByRole("term").allTextContents();
+      expect(terms).toEqual(["#", "Time", "Status", "Duration (ms)", "Error", "Answer"]);
+      const value = (label: string) => attempt.getByRole("definition").nth(terms.indexOf(label));
+      const expected = { Status: /^500$/, Error: /answered 500 .*Overloaded/, Answer: /^<html>/ };
+      for (const [label, text] of Object.entries(expected)) {
+        expect(await value(label).textContent(), label).toMatch(text);
+        expect(await value(label).isVisible(), label).toBe(true);
+        const box = await value(label).boundingBox();
+        expect(box!.x, label).toBeGreaterThanOrEqual(0);
+        expect(box!.x + box!.width, label).toBeLessThanOrEqual(390);
+      }
+    }
   } finally {
     await Promise.all([good.close(), failing.close()]);
   }

@@ -1,6 +1,5 @@
 import { Stack, Typography } from "@mui/material";
-import { AttemptRow } from "../../components/attempt-row/attempt-row.tsx";
-import { HeadedTable } from "../../components/headed-table/headed-table.tsx";
+import { AttemptList } from "../../components/attempt-list/attempt-list.tsx";
 import { shortReason } from "../../lib/delivery-fate.ts";
 import type { HostDetail } from "../../lib/wire-types.ts";
 
@@ -14,14 +13,7 @@ export function HostAttempts({ detail }: { detail: HostDetail }) {
       {detail.attempts.length === 0 ? (
         <Typography>{describeNoAttempts(detail)}</Typography>
       ) : (
-        <HeadedTable
-          label="Newest attempts"
-          titles={["Time", "Inbox", "Status", "Duration (ms)", "Error", "Answer"]}
-        >
-          {detail.attempts.map((attempt, index) => (
-            <AttemptRow key={index} attempt={attempt} withInbox />
-          ))}
-        </HeadedTable>
+        <AttemptList label="Newest attempts" attempts={detail.attempts} withInbox />
       )}
     </Stack>
   );

@@ -12,7 +12,8 @@ import {
 /**
  * Below 600 px the seven columns of the Deliveries table do not fit (it scrolled sideways, its
  * buttons out of sight), so each recipient inbox becomes a card: the inbox as its title, the
- * table's other columns as labelled fields, its buttons under them and its attempts inside it.
+ * table's other columns as labelled fields, its buttons under them and its attempts inside it
+ * (a block each, components/attempt-list).
  */
 export function DeliveryCards({
   labelledBy,
@@ -51,8 +52,8 @@ export function DeliveryCards({
               <DeliveryActions {...controls} />
             </Stack>
             {shown && (
-              // The timeline's own six columns scroll inside the card rather than widen the page.
-              <Box id={timelineId} sx={{ overflowX: "auto", mt: 1 }}>
+              // At this width the timeline is a block per attempt, as narrow as the card.
+              <Box id={timelineId} sx={{ mt: 1 }}>
                 <AttemptsTimeline delivery={delivery} />
               </Box>
             )}
