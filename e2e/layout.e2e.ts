@@ -1,3 +1,4 @@
+import type { Locator } from "playwright-core";
 import { expect, test } from "./harness/fixtures.ts";
 import {
   chooseOption,
@@ -12,6 +13,9 @@ import {
 import { signInApi } from "./harness/fe-api.ts";
 import { startRemoteInbox } from "./harness/remote-inbox.ts";
 import { squeezedTexts } from "./harness/squeezed-text.ts";
+
+// One long word: an attempt's error and answer both carry it, and must wrap rather than widen.
+const overloaded = `<html><body>${"Overloaded".repeat(30)}</body></html>`;
 
 // docs/console-guide.md#layout: the drawer, the top bar and what each shows signed out and signed in.
 
@@ -127,8 +131,7 @@ test("at 390 px Perform's Deliveries fit the screen: each inbox a card with ever
 }) => {
   const good = await startRemoteInbox("amy", 202);
   const failing = await startRemoteInbox("cy", 500);
-  // One long word: the error and the answer both carry it, and must wrap rather than widen.
-  failing.answer(500, `<html><body>${"Overloaded".repeat(30)}</body></html>`);
+  failing.answer(500, overloaded);
   try {
     const api = await signInApi(corral.url, account.name, account.password);
     await api.createActor("narrow_caller");
@@ -190,36 +193,98 @@ test("at 390 px Perform's Deliveries fit the screen: each inbox a card with ever
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
       390,
     );
-    const scrolling = await timeline.evaluate((box) =>
-      [box, ...box.querySelectorAll("*")]
-        .filter(
-          (el) => el.scrollWidth > el.clientWidth + 1 || el.getBoundingClientRect().right > 390,
-        )
-        .map((el) => `${el.tagName.toLowerCase()}.${[...el.classList].join(".")}`),
-    );
-    expect(scrolling).toEqual([]);
+    expect(await sidewaysAt390(timeline)).toEqual([]);
     expect(await squeezedTexts(page)).toEqual([]);
     await page.screenshot({ path: "/tmp/corral-390-perform-attempts.png", fullPage: true });
 
     // Each attempt a block of the table's columns, labelled as its headers are.
-    const attempts = timeline
-      .getByRole("list", { name: `Attempts to ${failing.inbox}` })
-      .getByRole("listitem");
-    expect(await attempts.count()).toBeGreaterThanOrEqual(1);
-    for (const attempt of await attempts.all()) {
-      const terms = await attempt.getByRole("term").allTextContents();
-      expect(terms).toEqual(["#", "Time", "Status", "Duration (ms)", "Error", "Answer"]);
-      const value = (label: string) => attempt.getByRole("definition").nth(terms.indexOf(label));
-      const expected = { Status: /^500$/, Error: /answered 500 .*Overloaded/, Answer: /^<html>/ };
-      for (const [label, text] of Object.entries(expected)) {
-        expect(await value(label).textContent(), label).toMatch(text);
-        expect(await value(label).isVisible(), label).toBe(true);
-        const box = await value(label).boundingBox();
-        expect(box!.x, label).toBeGreaterThanOrEqual(0);
-        expect(box!.x + box!.width, label).toBeLessThanOrEqual(390);
-      }
-    }
+    const attempts = timeline.getByRole("list", { name: `Attempts to ${failing.inbox}` });
+    await expectAttemptsInView(attempts, [
+      "#",
+      "Time",
+      "Status",
+      "Duration (ms)",
+      "Error",
+      "Answer",
+    ]);
   } finally {
     await Promise.all([good.close(), failing.close()]);
   }
 });
+
+test("at 390 px a host's Newest attempts are a block each, its inbox, status, error and answer in view", async ({
+  page,
+  account,
+  corral,
+}) => {
+  const failing = await startRemoteInbox("dee", 500);
+  failing.answer(500, overloaded);
+  try {
+    const api = await signInApi(corral.url, account.name, account.password);
+    const actor = await api.createActor("narrow_host");
+    const data = { type: "Note", content: "narrow", to: [failing.actor] };
+    await api.trigger("send_message", { actor: actor.id, data });
+    // The page reads the host once: wait until the server lists the attempt.
+    const detail = `${corral.url}/fe/account/hosts/${encodeURIComponent(failing.host)}`;
+    const headers = { Authorization: `Bearer ${api.token}` };
+    await eventually(async () => {
+      const answer = (await (await fetch(detail, { headers })).json()) as { attempts?: unknown[] };
+      return answer.attempts?.length ?? 0;
+    }, 20_000).toBe(1);
+
+    await page.setViewportSize({ width: 390, height: 844 });
+    await signIn(page, account, { awaitStreams: false });
+    await page.goto(`/deliveries/${encodeURIComponent(failing.host)}`);
+    const section = page.getByRole("region", { name: "Delivery attempts" });
+    await section.getByText(failing.inbox, { exact: true }).waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      390,
+    );
+    expect(await sidewaysAt390(section)).toEqual([]);
+    await page.screenshot({ path: "/tmp/corral-390-host-attempts.png", fullPage: true });
+    const attempts = section.getByRole("list", { name: "Newest attempts" });
+    const labels = ["Time", "Inbox", "Status", "Duration (ms)", "Error", "Answer"];
+    await expectAttemptsInView(attempts, labels, { Inbox: failing.inbox });
+  } finally {
+    await failing.close();
+  }
+});
+
+/** The element and those inside it that scroll sideways or reach past a 390 px screen. */
+function sidewaysAt390(box: Locator): Promise<string[]> {
+  return box.evaluate((root) =>
+    [root, ...root.querySelectorAll("*")]
+      .filter((el) => el.scrollWidth > el.clientWidth + 1 || el.getBoundingClientRect().right > 390)
+      .map((el) => `${el.tagName.toLowerCase()}.${[...el.classList].join(".")}`),
+  );
+}
+
+/**
+ * Each attempt of `list` (answered 500 with `overloaded`) is a block labelled `labels`, its
+ * status, error, answer (and any `more` field) visible within a 390 px screen.
+ */
+async function expectAttemptsInView(
+  list: Locator,
+  labels: string[],
+  more: Record<string, string | RegExp> = {},
+): Promise<void> {
+  const attempts = list.getByRole("listitem");
+  expect(await attempts.count()).toBeGreaterThanOrEqual(1);
+  const expected = {
+    Status: /^500$/,
+    Error: /answered 500 .*Overloaded/,
+    Answer: /^<html>/,
+    ...more,
+  };
+  for (const attempt of await attempts.all()) {
+    expect(await attempt.getByRole("term").allTextContents()).toEqual(labels);
+    for (const [label, text] of Object.entries(expected)) {
+      const value = attempt.getByRole("definition").nth(labels.indexOf(label));
+      expect(await value.textContent(), label).toMatch(text);
+      expect(await value.isVisible(), label).toBe(true);
+      const box = await value.boundingBox();
+      expect(box!.x, label).toBeGreaterThanOrEqual(0);
+      expect(box!.x + box!.width, label).toBeLessThanOrEqual(390);
+    }
+  }
+}
