@@ -1,5 +1,4 @@
-import type { ReactNode } from "react";
-import type { SxProps, Theme } from "@mui/material";
+import type { Column } from "../column-table/column-table.tsx";
 import type { DeliveryAttempt } from "../../lib/wire-types.ts";
 import { Moment } from "../moment/index.ts";
 
@@ -11,17 +10,8 @@ export type AttemptColumnsChoice = {
   withInbox?: boolean;
 };
 
-/**
- * One column of the attempts table, and one labelled field of an attempt's block below 600 px:
- * its title (the table's header, the block's label), its value (null: nothing to show), how a
- * table cell lays it out, and whether it may be long text that wraps anywhere.
- */
-export type AttemptColumn = {
-  title: string;
-  value: (attempt: DeliveryAttempt, index: number) => ReactNode;
-  cellSx?: SxProps<Theme>;
-  long?: boolean;
-};
+/** One column of the attempts table, and one labelled field of an attempt's block below 600 px. */
+export type AttemptColumn = Column<DeliveryAttempt>;
 
 export function chooseAttemptColumns({
   numbered = false,
@@ -40,7 +30,6 @@ export function chooseAttemptColumns({
             title: "Inbox",
             value: (attempt: DeliveryAttempt) => attempt.inbox,
             cellSx: { wordBreak: "break-all" },
-            long: true,
           },
         ]
       : []),
@@ -50,13 +39,11 @@ export function chooseAttemptColumns({
       title: "Error",
       value: (attempt) => attempt.error,
       cellSx: { wordBreak: "break-word" },
-      long: true,
     },
     {
       title: "Answer",
       value: (attempt) => (attempt.response ? <code>{attempt.response}</code> : null),
       cellSx: { "& code": { whiteSpace: "pre-wrap", wordBreak: "break-all" } },
-      long: true,
     },
   ];
 }

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { render, screen, within } from "@testing-library/react";
 import { formatMoment } from "../../lib/format-moment.ts";
 import type { DeliveryAttempt } from "../../lib/wire-types.ts";
+import { screenOf } from "../../test/screen-width.ts";
 import { AttemptList } from "./attempt-list.tsx";
 
 const inbox = "https://mastodon.example/users/zoe/inbox";
@@ -16,24 +17,6 @@ const attempts: DeliveryAttempt[] = [
   },
   { at: "2026-11-25T03:02:00Z", inbox, status: null, durationMs: 20, error: null, response: null },
 ];
-
-/** A screen `width` px wide, as far as CSS media queries go (jsdom has no layout of its own). */
-function screenOf(width: number) {
-  vi.stubGlobal("matchMedia", (query: string) => {
-    const maxWidth = /max-width:\s*([\d.]+)px/.exec(query);
-    const minWidth = /min-width:\s*([\d.]+)px/.exec(query);
-    const matches =
-      (!maxWidth || width <= Number(maxWidth[1])) && (!minWidth || width >= Number(minWidth[1]));
-    return {
-      matches,
-      media: query,
-      addEventListener: () => {},
-      removeEventListener: () => {},
-      addListener: () => {},
-      removeListener: () => {},
-    };
-  });
-}
 
 afterEach(() => vi.unstubAllGlobals());
 

@@ -1,10 +1,6 @@
-import { useMediaQuery } from "@mui/material";
-import { useTheme } from "@mui/material/styles";
 import type { DeliveryAttempt } from "../../lib/wire-types.ts";
-import { HeadedTable } from "../headed-table/headed-table.tsx";
-import { AttemptBlocks } from "./attempt-blocks.tsx";
+import { ColumnTable } from "../column-table/column-table.tsx";
 import { chooseAttemptColumns, type AttemptColumnsChoice } from "./attempt-columns.tsx";
-import { AttemptRow } from "./attempt-row.tsx";
 
 /**
  * Delivery attempts, named `label`: when, where (`withInbox`), the status or "no answer", how
@@ -22,14 +18,6 @@ export function AttemptList({
   attempts: readonly DeliveryAttempt[];
   scroll?: boolean;
 }) {
-  const narrow = useMediaQuery(useTheme().breakpoints.down("sm"));
   const columns = chooseAttemptColumns(choice);
-  if (narrow) return <AttemptBlocks label={label} attempts={attempts} columns={columns} />;
-  return (
-    <HeadedTable label={label} titles={columns.map((column) => column.title)} scroll={scroll}>
-      {attempts.map((attempt, index) => (
-        <AttemptRow key={index} attempt={attempt} index={index} columns={columns} />
-      ))}
-    </HeadedTable>
-  );
+  return <ColumnTable label={label} rows={attempts} columns={columns} scroll={scroll} />;
 }
