@@ -1,14 +1,5 @@
-import {
-  Alert,
-  Box,
-  Button,
-  CircularProgress,
-  Stack,
-  TableCell,
-  TableRow,
-  Typography,
-} from "@mui/material";
-import { HeadedTable } from "../../components/headed-table/headed-table.tsx";
+import { Alert, Box, Button, CircularProgress, Stack, Typography } from "@mui/material";
+import { ColumnTable, type Column } from "../../components/column-table/column-table.tsx";
 import type { HostCheckStep } from "../../lib/wire-types.ts";
 import { useHostCheck } from "./use-host-check.ts";
 
@@ -21,6 +12,21 @@ const CHECK_STEPS: Record<HostCheckStep["step"], string> = {
   actor: "the signed GET of its actor",
   inbox: "the GET of its inbox",
 };
+
+/** A step as the table shows it: done (ok or failed, its time and detail) or running. */
+type StepRow = {
+  step: HostCheckStep["step"];
+  result: "ok" | "failed" | "running";
+  ms: number | null;
+  detail: string;
+};
+
+const STEP_COLUMNS: Column<StepRow>[] = [
+  { title: "Step", value: (row) => row.step },
+  { title: "Result", value: (row) => row.result },
+  { title: "Time (ms)", value: (row) => row.ms },
+  { title: "Detail", value: (row) => row.detail, cellSx: { wordBreak: "break-word" } },
+];
 
 /**
  * "Check host": each step shows as it completes, the one running says so, and the verdict
@@ -57,26 +63,25 @@ export function HostCheckPanel({ host }: { host: string }) {
         </Alert>
       )}
       {(steps.length > 0 || (running !== null && running !== "starting")) && (
-        <HeadedTable label="Check steps" titles={["Step", "Result", "Time (ms)", "Detail"]}>
-          {steps.map((step) => (
-            <TableRow key={step.step}>
-              <TableCell>{step.step}</TableCell>
-              <TableCell>{step.ok ? "ok" : "failed"}</TableCell>
-              <TableCell>{step.ms}</TableCell>
-              <TableCell sx={{ wordBreak: "break-word" }}>{step.detail}</TableCell>
-            </TableRow>
-          ))}
-          {running !== null && running !== "starting" && (
-            <TableRow>
-              <TableCell>{running}</TableCell>
-              <TableCell>running</TableCell>
-              <TableCell />
-              <TableCell>{CHECK_STEPS[running]}…</TableCell>
-            </TableRow>
-          )}
-        </HeadedTable>
+        <ColumnTable label="Check steps" rows={stepRows(steps, running)} columns={STEP_COLUMNS} />
       )}
       {verdict !== null && <Alert severity={failed ? "error" : "success"}>{verdict}</Alert>}
     </Stack>
   );
+}
+
+/** The steps done, then the one running (once a step runs: not while the check starts). */
+function stepRows(
+  steps: readonly HostCheckStep[],
+  running: HostCheckStep["step"] | "starting" | null,
+) {
+  const rows: StepRow[] = steps.map((step) => ({
+    step: step.step,
+    result: step.ok ? "ok" : "failed",
+    ms: step.ms,
+    detail: step.detail,
+  }));
+  if (running !== null && running !== "starting")
+    rows.push({ step: running, result: "running", ms: null, detail: `${CHECK_STEPS[running]}…` });
+  return rows;
 }

@@ -1,11 +1,25 @@
-import { Link, Stack, TableCell, TableRow, Typography } from "@mui/material";
+import { Link, Stack, Typography } from "@mui/material";
 import { Link as RouterLink } from "react-router";
-import { HeadedTable } from "../../components/headed-table/headed-table.tsx";
+import { ColumnTable, type Column } from "../../components/column-table/column-table.tsx";
 import { Moment } from "../../components/moment/index.ts";
-import { reasonLabel } from "../../lib/refusal-client.ts";
+import { reasonLabel, type RefusalEntry } from "../../lib/refusal-client.ts";
 import { useHostRefusals } from "./use-host-refusals.ts";
 
 const REFUSALS_SHOWN = 10;
+
+const COLUMNS: Column<RefusalEntry>[] = [
+  { title: "Time", value: (row) => <Moment at={row.at} />, cellSx: { whiteSpace: "nowrap" } },
+  { title: "Reason", value: (row) => `${reasonLabel(row.reason)}: ${row.detail}` },
+  { title: "Status", value: (row) => row.status },
+  {
+    title: "Activity",
+    value: (row) =>
+      row.activityType === null && row.activityId === null
+        ? null
+        : `${row.activityType ?? ""} ${row.activityId ?? ""}`,
+    cellSx: { wordBreak: "break-all" },
+  },
+];
 
 /** The host's newest refusals; the rest on "Refused", filtered by the host. */
 export function HostRefusals({ host, round }: { host: string; round: number }) {
@@ -17,22 +31,12 @@ export function HostRefusals({ host, round }: { host: string; round: number }) {
       </Typography>
       {problem && <Typography>Could not read its refusals: {problem}.</Typography>}
       {rows && (
-        <HeadedTable label="Newest refusals" titles={["Time", "Reason", "Status", "Activity"]}>
-          {rows.map((row) => (
-            <TableRow key={row.id}>
-              <TableCell sx={{ whiteSpace: "nowrap" }}>
-                <Moment at={row.at} />
-              </TableCell>
-              <TableCell>
-                {reasonLabel(row.reason)}: {row.detail}
-              </TableCell>
-              <TableCell>{row.status}</TableCell>
-              <TableCell sx={{ wordBreak: "break-all" }}>
-                {row.activityType ?? ""} {row.activityId ?? ""}
-              </TableCell>
-            </TableRow>
-          ))}
-        </HeadedTable>
+        <ColumnTable
+          label="Newest refusals"
+          rows={rows}
+          columns={COLUMNS}
+          rowKey={(row) => row.id}
+        />
       )}
       {more && (
         <Typography>
