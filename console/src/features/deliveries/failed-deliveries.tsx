@@ -1,19 +1,7 @@
 import { useId } from "react";
-import {
-  Box,
-  Button,
-  CircularProgress,
-  Link,
-  Stack,
-  Table,
-  TableBody,
-  TableCell,
-  TableContainer,
-  TableHead,
-  TableRow,
-  Typography,
-} from "@mui/material";
+import { Box, Button, CircularProgress, Link, Stack, Typography } from "@mui/material";
 import { Link as RouterLink } from "react-router";
+import { ColumnTable, type Column } from "../../components/column-table/column-table.tsx";
 import type { HostFailedDelivery, HostHealth } from "../../lib/host-health.ts";
 import { describeWork, type HostWork } from "./use-host-actions.ts";
 
@@ -23,49 +11,45 @@ type Props = {
   onRedeliver: (host: string, delivery: HostFailedDelivery) => void;
 };
 
+const wrapAnywhere = { overflowWrap: "anywhere" } as const;
+
 /** The deliveries to one host that gave up: each can go back in the queue or show its call. */
 export function FailedDeliveries({ host, working, onRedeliver }: Props) {
   const headingId = useId();
+  const label = `Failed deliveries to ${host.host}`;
+  const columns: Column<HostFailedDelivery>[] = [
+    { title: "Inbox", value: (row) => row.inbox, cellSx: { ...wrapAnywhere, minWidth: 160 } },
+    { title: "Status", value: (row) => row.status ?? "—" },
+    { title: "Attempts", value: (row) => row.attempts },
+    {
+      title: "Last error",
+      value: (row) => row.lastError ?? "—",
+      cellSx: { ...wrapAnywhere, minWidth: 140 },
+    },
+    {
+      // No header, as the buttons need none: below 600 px they follow the fields.
+      title: "",
+      value: (row) => (
+        <DeliveryActions
+          host={host.host}
+          delivery={row}
+          working={working}
+          onRedeliver={onRedeliver}
+        />
+      ),
+    },
+  ];
   return (
     <Box component="section" aria-labelledby={headingId}>
       <Typography variant="subtitle1" component="h2" id={headingId}>
-        Failed deliveries to {host.host}
+        {label}
       </Typography>
-      <TableContainer sx={{ overflowX: "auto" }}>
-        <Table size="small" aria-labelledby={headingId}>
-          <TableHead>
-            <TableRow>
-              <TableCell>Inbox</TableCell>
-              <TableCell>Status</TableCell>
-              <TableCell>Attempts</TableCell>
-              <TableCell sx={{ whiteSpace: "nowrap" }}>Last error</TableCell>
-              <TableCell />
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {host.failed.map((delivery, index) => (
-              <TableRow key={`${delivery.triggerId ?? ""} ${delivery.inbox} ${index}`}>
-                <TableCell sx={{ minWidth: 160, overflowWrap: "anywhere" }}>
-                  {delivery.inbox}
-                </TableCell>
-                <TableCell>{delivery.status ?? "—"}</TableCell>
-                <TableCell>{delivery.attempts}</TableCell>
-                <TableCell sx={{ minWidth: 140, overflowWrap: "anywhere" }}>
-                  {delivery.lastError ?? "—"}
-                </TableCell>
-                <TableCell>
-                  <DeliveryActions
-                    host={host.host}
-                    delivery={delivery}
-                    working={working}
-                    onRedeliver={onRedeliver}
-                  />
-                </TableCell>
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
-      </TableContainer>
+      <ColumnTable
+        label={label}
+        rows={host.failed}
+        columns={columns}
+        rowKey={(row, index) => `${row.triggerId ?? ""} ${row.inbox} ${index}`}
+      />
     </Box>
   );
 }

@@ -1,6 +1,6 @@
-import { Box, Chip, Link, Stack, TableCell, TableRow, Typography } from "@mui/material";
+import { Box, Chip, Link, Stack, Typography } from "@mui/material";
 import { Link as RouterLink } from "react-router";
-import { HeadedTable } from "../../components/headed-table/headed-table.tsx";
+import { ColumnTable, type Column } from "../../components/column-table/column-table.tsx";
 import { Moment } from "../../components/moment/index.ts";
 import { reasonLabel, refusalHost, type RefusalEntry } from "../../lib/refusal-client.ts";
 
@@ -28,64 +28,74 @@ export function ReasonCounts({ rows }: { rows: RefusalEntry[] }) {
   );
 }
 
+const COLUMNS: Column<RefusalEntry>[] = [
+  { title: "Time", value: (row) => <Moment at={row.at} />, cellSx: noWrap },
+  { title: "Host", value: (row) => <RefusalHost row={row} /> },
+  {
+    title: "Reason",
+    value: (row) => (
+      <>
+        <div>{row.detail}</div>
+        <Typography variant="caption" color="text.secondary">
+          {reasonLabel(row.reason)}
+        </Typography>
+      </>
+    ),
+  },
+  { title: "Key id", value: (row) => row.keyId ?? "none", cellSx: { wordBreak: "break-all" } },
+  { title: "Status", value: (row) => row.status },
+  {
+    title: "Activity",
+    value: (row) =>
+      row.activityType === null && row.activityId === null
+        ? null
+        : `${row.activityType ?? ""} ${row.activityId ?? ""}`,
+    cellSx: { wordBreak: "break-all" },
+  },
+  {
+    title: "Body",
+    value: (row) =>
+      row.body === null ? (
+        "not read"
+      ) : (
+        <details>
+          <summary>Show body</summary>
+          <Box
+            component="pre"
+            sx={{ whiteSpace: "pre-wrap", wordBreak: "break-all", maxWidth: 480 }}
+          >
+            {row.body}
+          </Box>
+        </details>
+      ),
+  },
+];
+
 export function RefusalTable({ rows }: { rows: RefusalEntry[] }) {
   return (
-    <HeadedTable
-      label="Refused requests"
-      titles={["Time", "Host", "Reason", "Key id", "Status", "Activity", "Body"]}
-    >
-      {rows.map((row) => {
-        const host = refusalHost(row);
-        return (
-          <TableRow key={row.id}>
-            <TableCell sx={noWrap}>
-              <Moment at={row.at} />
-            </TableCell>
-            <TableCell>
-              {/* An address (no key, no actor) has no host page. */}
-              {(row.keyHost ?? row.actorHost) ? (
-                <Link component={RouterLink} to={`/deliveries/${encodeURIComponent(host)}`}>
-                  {host}
-                </Link>
-              ) : (
-                host
-              )}
-              {/* Without a key, nothing proves the actor's host: anyone can write it in a body. */}
-              {row.keyHost === null && row.actorHost !== null && (
-                <Typography variant="caption" color="text.secondary" component="div">
-                  as its unsigned body claims; sent from {row.client}
-                </Typography>
-              )}
-            </TableCell>
-            <TableCell>
-              <div>{row.detail}</div>
-              <Typography variant="caption" color="text.secondary">
-                {reasonLabel(row.reason)}
-              </Typography>
-            </TableCell>
-            <TableCell sx={{ wordBreak: "break-all" }}>{row.keyId ?? "none"}</TableCell>
-            <TableCell>{row.status}</TableCell>
-            <TableCell sx={{ wordBreak: "break-all" }}>
-              {row.activityType ?? ""} {row.activityId ?? ""}
-            </TableCell>
-            <TableCell>
-              {row.body === null ? (
-                "not read"
-              ) : (
-                <details>
-                  <summary>Show body</summary>
-                  <Box
-                    component="pre"
-                    sx={{ whiteSpace: "pre-wrap", wordBreak: "break-all", maxWidth: 480 }}
-                  >
-                    {row.body}
-                  </Box>
-                </details>
-              )}
-            </TableCell>
-          </TableRow>
-        );
-      })}
-    </HeadedTable>
+    <ColumnTable label="Refused requests" rows={rows} columns={COLUMNS} rowKey={(row) => row.id} />
+  );
+}
+
+/** The host a refusal came from, linked to its page when it has one. */
+function RefusalHost({ row }: { row: RefusalEntry }) {
+  const host = refusalHost(row);
+  return (
+    <>
+      {/* An address (no key, no actor) has no host page. */}
+      {(row.keyHost ?? row.actorHost) ? (
+        <Link component={RouterLink} to={`/deliveries/${encodeURIComponent(host)}`}>
+          {host}
+        </Link>
+      ) : (
+        host
+      )}
+      {/* Without a key, nothing proves the actor's host: anyone can write it in a body. */}
+      {row.keyHost === null && row.actorHost !== null && (
+        <Typography variant="caption" color="text.secondary" component="div">
+          as its unsigned body claims; sent from {row.client}
+        </Typography>
+      )}
+    </>
   );
 }
