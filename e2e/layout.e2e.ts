@@ -12,6 +12,7 @@ import {
 } from "./harness/console-ui.ts";
 import { signInApi } from "./harness/fe-api.ts";
 import { startRemoteInbox } from "./harness/remote-inbox.ts";
+import { startRemotePeer, type RemotePeer } from "./harness/remote-peer.ts";
 import { squeezedTexts } from "./harness/squeezed-text.ts";
 
 // One long word: an attempt's error and answer both carry it, and must wrap rather than widen.
@@ -250,6 +251,139 @@ test("at 390 px a host's Newest attempts are a block each, its inbox, status, er
   }
 });
 
+test("at 390 px a host's refusals and its check steps are a block each, as are the Refused screen's rows: nothing scrolls sideways", async ({
+  page,
+  account,
+  corral,
+}) => {
+  const peer = await startRemotePeer("nia");
+  try {
+    const api = await signInApi(corral.url, account.name, account.password);
+    const actor = await api.createActor("narrow_refused");
+    const inbox = actor.inbox as string;
+    // Known both ways (it wrote to us, we delivered to it), and one of its requests refused.
+    expect(await peer.post(inbox, peerNote(peer, actor.id, 1))).toBe(202);
+    expect(await peer.post(inbox, peerNote(peer, actor.id, 2), { badSignature: true })).toBe(401);
+    const data = { type: "Note", content: "narrow", to: [peer.actor] };
+    await api.trigger("send_message", { actor: actor.id, data });
+
+    await page.setViewportSize({ width: 390, height: 844 });
+    await signIn(page, account, { awaitStreams: false });
+    await page.goto(`/deliveries/${encodeURIComponent(peer.host)}`);
+    await page.getByRole("button", { name: "Check host" }).click();
+    const check = page.getByRole("region", { name: "Check host" });
+    await check.getByRole("alert").waitFor({ timeout: 30_000 });
+    const refusals = page.getByRole("region", { name: "Its refusals" });
+    await refusals.getByText(/does not verify/).waitFor();
+
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      390,
+    );
+    expect(await sidewaysAt390(check)).toEqual([]);
+    expect(await sidewaysAt390(refusals)).toEqual([]);
+    expect(await squeezedTexts(page)).toEqual([]);
+    await page.screenshot({ path: "/tmp/corral-390-host-check-refusals.png", fullPage: true });
+
+    const steps = check.getByRole("list", { name: "Check steps" });
+    await expectBlocksInView(steps, ["Step", "Result", "Time (ms)", "Detail"], { Result: "ok" });
+    expect(await firstFields(steps)).toEqual([
+      "resolve",
+      "connect",
+      "nodeinfo",
+      "actor",
+      "webfinger",
+      "inbox",
+    ]);
+    const refusal = {
+      Reason: /^Bad signature: .*does not verify/,
+      Status: "401",
+      Activity: `Create ${peer.origin}/activities/2`,
+    };
+    const newest = refusals.getByRole("list", { name: "Newest refusals" });
+    await expectBlocksInView(newest, ["Time", "Reason", "Status", "Activity"], refusal);
+
+    // The Refused screen, filtered by the host, the same way.
+    await page.goto(`/refused?host=${encodeURIComponent(peer.host)}`);
+    const refused = page.getByRole("list", { name: "Refused requests" });
+    await refused.waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      390,
+    );
+    expect(await sidewaysAt390(refused)).toEqual([]);
+    expect(await squeezedTexts(page)).toEqual([]);
+    await page.screenshot({ path: "/tmp/corral-390-refused.png", fullPage: true });
+    const labels = ["Time", "Host", "Reason", "Key id", "Status", "Activity", "Body"];
+    await expectBlocksInView(refused, labels, {
+      ...refusal,
+      Host: peer.host,
+      "Key id": `${peer.actor}#main-key`,
+      Reason: /does not verify.*Bad signature$/,
+    });
+  } finally {
+    await peer.close();
+  }
+});
+
+test("at 390 px the failed deliveries on Deliveries are a block each, Redeliver and Show call in view", async ({
+  page,
+  account,
+  corral,
+}) => {
+  // 410 Gone is an answer no retry changes: the delivery fails at its first attempt.
+  const gone = await startRemoteInbox("gone_narrow", 410);
+  try {
+    const api = await signInApi(corral.url, account.name, account.password);
+    const actor = await api.createActor("narrow_gone");
+    const data = { type: "Note", content: "narrow", to: [gone.actor] };
+    await api.trigger("send_message", { actor: actor.id, data });
+    await eventually(() => gone.attempts(), 20_000).toBe(1);
+
+    await page.setViewportSize({ width: 390, height: 844 });
+    await signIn(page, account, { awaitStreams: false });
+    await page.goto("/deliveries");
+    const name = `Failed deliveries to ${gone.host}`;
+    const section = page.getByRole("region", { name });
+    await section.getByText(gone.inbox, { exact: true }).waitFor({ timeout: 20_000 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      390,
+    );
+    expect(await sidewaysAt390(section)).toEqual([]);
+    expect(await squeezedTexts(page)).toEqual([]);
+    await page.screenshot({ path: "/tmp/corral-390-failed-deliveries.png", fullPage: true });
+
+    const failed = section.getByRole("list", { name });
+    await expectBlocksInView(failed, ["Inbox", "Status", "Attempts", "Last error"], {
+      Inbox: gone.inbox,
+      Status: "410",
+      Attempts: "1",
+      "Last error": /410/,
+    });
+    for (const control of [
+      failed.getByRole("button", { name: "Redeliver" }),
+      failed.getByRole("link", { name: "Show call" }),
+    ]) {
+      await control.scrollIntoViewIfNeeded();
+      const box = await control.boundingBox();
+      expect(box!.x).toBeGreaterThanOrEqual(0);
+      expect(box!.x + box!.width).toBeLessThanOrEqual(390);
+    }
+  } finally {
+    await gone.close();
+  }
+});
+
+/** A Create of a Note from `peer` to `to`, numbered `n`. */
+function peerNote(peer: RemotePeer, to: string, n: number) {
+  return {
+    "@context": "https://www.w3.org/ns/activitystreams",
+    id: `${peer.origin}/activities/${n}`,
+    type: "Create",
+    actor: peer.actor,
+    to: [to],
+    object: { id: `${peer.origin}/notes/${n}`, type: "Note", attributedTo: peer.actor, to: [to] },
+  };
+}
+
 /** The element and those inside it that scroll sideways or reach past a 390 px screen. */
 function sidewaysAt390(box: Locator): Promise<string[]> {
   return box.evaluate((root) =>
@@ -263,28 +397,49 @@ function sidewaysAt390(box: Locator): Promise<string[]> {
  * Each attempt of `list` (answered 500 with `overloaded`) is a block labelled `labels`, its
  * status, error, answer (and any `more` field) visible within a 390 px screen.
  */
-async function expectAttemptsInView(
+function expectAttemptsInView(
   list: Locator,
   labels: string[],
   more: Record<string, string | RegExp> = {},
 ): Promise<void> {
-  const attempts = list.getByRole("listitem");
-  expect(await attempts.count()).toBeGreaterThanOrEqual(1);
   const expected = {
     Status: /^500$/,
     Error: /answered 500 .*Overloaded/,
     Answer: /^<html>/,
     ...more,
   };
-  for (const attempt of await attempts.all()) {
-    expect(await attempt.getByRole("term").allTextContents()).toEqual(labels);
+  return expectBlocksInView(list, labels, expected);
+}
+
+/**
+ * Each item of `list` is a block of fields labelled `labels` (the table's headers, in order), and
+ * each field of `expected` reads so (a string: exactly) and is visible within a 390 px screen.
+ */
+async function expectBlocksInView(
+  list: Locator,
+  labels: string[],
+  expected: Record<string, string | RegExp>,
+): Promise<void> {
+  const blocks = list.getByRole("listitem");
+  expect(await blocks.count()).toBeGreaterThanOrEqual(1);
+  for (const block of await blocks.all()) {
+    expect(await block.getByRole("term").allTextContents()).toEqual(labels);
     for (const [label, text] of Object.entries(expected)) {
-      const value = attempt.getByRole("definition").nth(labels.indexOf(label));
-      expect(await value.textContent(), label).toMatch(text);
+      const value = block.getByRole("definition").nth(labels.indexOf(label));
+      const content = await value.textContent();
+      if (typeof text === "string") expect(content, label).toBe(text);
+      else expect(content, label).toMatch(text);
       expect(await value.isVisible(), label).toBe(true);
       const box = await value.boundingBox();
       expect(box!.x, label).toBeGreaterThanOrEqual(0);
       expect(box!.x + box!.width, label).toBeLessThanOrEqual(390);
     }
   }
+}
+
+/** The first field of each block of `list`. */
+function firstFields(list: Locator): Promise<string[]> {
+  return list
+    .getByRole("listitem")
+    .evaluateAll((items) => items.map((item) => item.querySelector("dd")?.textContent ?? ""));
 }
