@@ -65,6 +65,20 @@ describe.each(dialects)("event log on $name", (dialect) => {
     expect(await log.lastSeq(1, "incoming")).toBe(2);
   });
 
+  it("stores each event's JSON text exactly as the live streams are handed it", async () => {
+    const { log } = await setUp();
+    const handed: string[] = [];
+    log.onAppended((_account, _stream, rows) => handed.push(...rows.map((row) => row.data)));
+    const data = {
+      content: 'a "quoted" \\ back\\slash, a\nnew line, \u0000 nul, tab\t, é, 🐄, lone \ud800',
+      nested: { list: [1, 2.5, -0, 1e21, null, true], empty: {} },
+    };
+    await Promise.all([log.append(1, "incoming", data), log.append(1, "incoming", { n: 2 })]);
+    const stored = (await log.readAfter(1, "incoming", 0)).map((e) => e.data);
+    expect(stored).toEqual(handed);
+    expect(JSON.parse(stored[0]!)).toEqual(JSON.parse(JSON.stringify(data)));
+  });
+
   it("appends with the caller's work in one transaction, numbered, announced and pruned as append's are", async () => {
     const { log, bus, db } = await setUp({ cap: 3, pruneEvery: 4 });
     const heard: BusMessage[] = [];
