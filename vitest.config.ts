@@ -14,9 +14,10 @@ process.env.NODE_COMPILE_CACHE ||= join(tmpdir(), "corral-node-compile-cache");
 export default defineConfig({
   test: {
     // Two workers per core. The files mostly wait on servers, processes, browsers and databases
-    // they start: with a worker per core the unit projects kept about one core busy on two. Four
-    // at once on two cores took the unit projects from 600 s to 232 s and the browser suite from
-    // about 680 s to 537 s, every test passing (CONTRIBUTING.md#what-the-tests-need).
+    // they start: with a worker per core the machine stayed half idle. On two cores, with the
+    // compile cache below, `npm run test:unit` took 232–266 s in three runs against 389 s with two
+    // workers (and no cache), the browser suite 395 s against 485 s; every test passed
+    // (CONTRIBUTING.md#what-the-tests-need).
     maxWorkers: "200%",
     // Vitest's order, except that files running a Python peer wait for their virtualenv's build.
     sequence: { sequencer: RunOrder },
