@@ -8,7 +8,15 @@ import { sweepExpired } from "./background.ts";
 import { PostgresKvStore } from "./db/postgres-kv.ts";
 import { createTestDatabase } from "../test/db/postgres-test-database.ts";
 import { freshDatabaseUrl } from "../test/fresh.ts";
-import { addAccount, fe, startTestServer, type TestServer } from "../test/server.ts";
+import { startSlowSink } from "../test/slow-sink.ts";
+import {
+  addAccount,
+  addActor,
+  fe,
+  signIn,
+  startTestServer,
+  type TestServer,
+} from "../test/server.ts";
 
 let server: TestServer | undefined;
 afterEach(() => server?.close());
@@ -54,4 +62,43 @@ describe("sweeping expired rows", () => {
       await database.drop();
     }
   });
+});
+
+describe("claims of background work", () => {
+  // docs/operations.md#several-processes-on-one-postgresql: a delivery in flight is claimed for
+  // --claim-lease seconds from its claim or last renewal; `corral serve` takes 30 unless told.
+  for (const [given, seconds] of [
+    [undefined, 30],
+    [7, 7],
+  ] as const)
+    it(`holds a delivery in flight for ${seconds} s ${given ? "with --claim-lease 7" : "by default"}`, async () => {
+      const sink = await startSlowSink(1, 120_000);
+      try {
+        server = await startTestServer({ claimLease: given });
+        await addAccount(server, "alice");
+        const token = await signIn(server, "alice");
+        const actor = await addActor(server, token);
+        const before = Date.now();
+        const data = {
+          id: `${actor.id}/claimed`,
+          type: "Create",
+          actor: actor.id,
+          to: sink.actorIds,
+          object: { type: "Note" },
+        };
+        const sent = await fe(server, token, "/actor/trigger/send_message", {
+          body: { actor: actor.id, data },
+        });
+        expect(sent.status).toBe(202);
+        await expect.poll(() => sink.open(), { timeout: 15_000 }).toBe(1);
+        const row = await server.services.db.get<{ locked_until: number }>(
+          `SELECT locked_until FROM deliveries`,
+        );
+        const after = Date.now();
+        expect(Number(row!.locked_until)).toBeGreaterThanOrEqual(before + seconds * 1000);
+        expect(Number(row!.locked_until)).toBeLessThanOrEqual(after + seconds * 1000);
+      } finally {
+        await sink.close();
+      }
+    });
 });

@@ -77,6 +77,14 @@ export const settings = {
     default: "10",
     meaning: "PostgreSQL connections this process opens for its queries (1 to 1000)",
   },
+  claimLease: {
+    flag: "--claim-lease",
+    value: "S",
+    env: "CORRAL_CLAIM_LEASE",
+    default: "30",
+    meaning:
+      "seconds until another process takes over the deliveries and triggers a dead one claimed",
+  },
   upstream: {
     flag: "--upstream",
     value: "URL",

@@ -18,6 +18,13 @@ export const roles = ["all", "web", "worker"] as const;
 export type Role = (typeof roles)[number];
 export const role = z.enum(roles, { error: "must be all, web or worker" });
 
+const leaseMessage = "must be a whole number of seconds from 1 to 3600";
+export const claimLease = z.coerce
+  .number({ error: leaseMessage })
+  .int(leaseMessage)
+  .min(1, leaseMessage)
+  .max(3600, leaseMessage);
+
 const poolMessage = "must be a whole number from 1 to 1000";
 export const poolSize = z.coerce
   .number({ error: poolMessage })

@@ -17,6 +17,7 @@ describe("configuration", () => {
       trustProxy: false,
       role: "all",
       dbPool: 10,
+      claimLease: 30,
       upstream: null,
       upstreamAmqp: null,
     });
@@ -45,6 +46,15 @@ describe("configuration", () => {
     expect(() => loadConfig({ role: "both", dbPool: "0" }, pg)).toThrow(
       /--role: must be all, web or worker; --db-pool: must be a whole number from 1 to 1000/,
     );
+  });
+
+  it("reads --claim-lease in whole seconds, and refuses what is not one from 1 to 3600", () => {
+    expect(loadConfig({ claimLease: "10" }, {}).claimLease).toBe(10);
+    expect(loadConfig({}, { CORRAL_CLAIM_LEASE: "120" }).claimLease).toBe(120);
+    for (const value of ["0", "1.5", "3601", "soon"])
+      expect(() => loadConfig({ claimLease: value }, {})).toThrow(
+        /--claim-lease: must be a whole number of seconds from 1 to 3600/,
+      );
   });
 
   it("reads every option from the environment, and flags win", () => {

@@ -15,6 +15,7 @@ import {
 } from "./config-settings.ts";
 import {
   amqpUrl,
+  claimLease,
   databaseUrl,
   httpUrl,
   logFormat,
@@ -44,6 +45,11 @@ export interface Config {
   role: Role;
   /** PostgreSQL pool size of this process. */
   dbPool: number;
+  /**
+   * Seconds a claimed delivery or trigger stays with its process unless renewed (a third of it
+   * apart while in flight): after a crash, how long until another process takes the work over.
+   */
+  claimLease: number;
   upstream: string | null;
   /** Cattle Drive over AMQP: the broker to serve through (docs/cattle-drive.md), or null. */
   amqp: string | null;
@@ -86,6 +92,7 @@ const schema = z.object({
   trustProxy: z.boolean(),
   role,
   dbPool: poolSize,
+  claimLease,
   upstream: httpUrl.nullable(),
   amqp: amqpUrl.nullable(),
   upstreamAmqp: amqpUrl.nullable(),
@@ -106,6 +113,7 @@ const defaults = {
   trustProxy: false,
   role: "all",
   dbPool: 10,
+  claimLease: 30,
   upstream: null,
   amqp: null,
   upstreamAmqp: null,

@@ -43,6 +43,7 @@ export const commands: Record<"serve" | "account" | "lookup", CommandSpec> = {
       "trustProxy",
       "role",
       "dbPool",
+      "claimLease",
       "upstream",
       "amqp",
       "upstreamAmqp",

@@ -14,6 +14,7 @@ const serveOptions = [
   ["--trust-proxy", "default: off; env: CORRAL_TRUST_PROXY=1"],
   ["--role ROLE", "default: all; env: CORRAL_ROLE"],
   ["--db-pool N", "default: 10; env: CORRAL_DB_POOL"],
+  ["--claim-lease S", "default: 30; env: CORRAL_CLAIM_LEASE"],
   ["--upstream URL", "default: none; env: CORRAL_UPSTREAM"],
   ["--amqp URL", "default: none; env: CORRAL_AMQP"],
   ["--upstream-amqp URL", "default: none; env: CORRAL_UPSTREAM_AMQP"],

@@ -26,9 +26,10 @@ import { observeDelivery } from "../metrics/observe.ts";
 const log = getLogger(["corral", "delivery"]);
 
 // Our own durable delivery queue on the `deliveries` table (docs/adr/0001 and 0006): rows are
-// claimed atomically with a 30 s lease renewed while in flight, so several processes sharing
-// PostgreSQL can work one queue and a dead one's claims pass on quickly; each attempt's outcome
-// is written as it ends. Rows are kept after they end: a trigger's record and host health read them.
+// claimed atomically with a lease (--claim-lease, 30 s by default) renewed while in flight, so
+// several processes sharing PostgreSQL can work one queue and a dead one's claims pass on; each
+// attempt's outcome is written as it ends. Rows are kept after they end: a trigger's record and
+// host health read them.
 
 export interface DeliveryJob {
   actorId: string;
@@ -57,7 +58,6 @@ export interface WorkerOptions {
   receive?: Receive;
 }
 
-export const DELIVERY_LEASE_MS = 30_000;
 const BUS_NAME = "deliveries";
 
 /** Queues one POST per inbox inside the caller's transaction; call announceDeliveries after it commits. */
@@ -140,12 +140,13 @@ export function startDeliveryWorker(
 ): { stop(): Promise<void> } {
   // Attempts that end while a group of outcomes is being written go together in the next one.
   const record = grouped((attempts: EndedAttempt[]) => recordAttempts(services, attempts), 500);
+  const leaseMs = services.config.claimLease * 1000;
   const loop = startClaimLoop<DeliveryRow, number>({
     name: "delivery queue",
     concurrency: options.concurrency ?? 64,
     pollMs: options.pollMs ?? 1000,
-    leaseMs: DELIVERY_LEASE_MS,
-    claim: (room) => claimDue(services.db, room, DELIVERY_LEASE_MS),
+    leaseMs,
+    claim: (room) => claimDue(services.db, room, leaseMs),
     renew: (ids, until) => renewLeases(services.db, ids, until),
     run: async (row) => {
       const observe = observeDelivery(services, row);

@@ -19,7 +19,6 @@ import { startSweeping } from "./sweep.ts";
 // only when its method refused (or has a bug); a run the database cut short (a serialization
 // failure, a deadlock, a lost connection, a busy file) is run again after a backoff.
 
-export const TRIGGER_LEASE_MS = 30_000;
 export const TRIGGER_BUS_NAME = "triggers";
 // Backoff between runs cut short by the database: 0.5 s doubling to 30 s, ±20 %, never giving up
 // (an accepted trigger is never dropped; the database will answer again).
@@ -39,12 +38,14 @@ export function startTriggerWorker(
 ): { stop(): Promise<void> } {
   // Runs cut short so far, per trigger, in this process (another process starts again at one).
   const attempts = new Map<string, number>();
+  // --claim-lease: how long a running trigger of a process that died stays claimed.
+  const leaseMs = services.config.claimLease * 1000;
   const loop = startClaimLoop<TriggerRow, string>({
     name: "trigger worker",
     concurrency: options.concurrency ?? 16,
     pollMs: options.pollMs ?? 2000,
-    leaseMs: TRIGGER_LEASE_MS,
-    claim: (room) => claimTriggers(services.db, room, TRIGGER_LEASE_MS),
+    leaseMs,
+    claim: (room) => claimTriggers(services.db, room, leaseMs),
     renew: (ids, until) => renewTriggerLeases(services.db, ids, until),
     run: (row) => {
       const running = runTrigger(services, row, attempts);

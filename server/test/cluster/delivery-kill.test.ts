@@ -10,13 +10,17 @@ import { signIn } from "../../../test-kit/sign-in.ts";
 
 // Issue 15 / docs/operations.md#several-processes-on-one-postgresql with real processes: one
 // `--role web` takes the sends, two `--role worker` deliver them to a loopback sink; one worker is
-// killed -9 mid-way. Its claims pass to the other when their 30 s lease runs out, so everything
+// killed -9 mid-way. Its claims pass to the other when their lease runs out, so everything
 // arrives, and only what it had in flight (at most the queue's concurrency, 64) can arrive twice.
+// The workers take a 10 s lease (--claim-lease) rather than the default 30 s: the test waits it
+// out, and 10 s still leaves a live worker three renewals' time (background.test.ts checks that
+// `corral serve` takes 30 s unless told).
 
 const ORIGIN = "http://corral.kill";
 const SINKS = 50;
 const ACTIVITIES = 20; // × SINKS = 1,000 deliveries
 const CONCURRENCY = 64;
+const LEASE_S = 10;
 
 let database: TestDatabase;
 let db: Db;
@@ -42,8 +46,8 @@ beforeAll(async () => {
   const common = ["--database", database.url, "--base-url", ORIGIN];
   [web, ...workers] = await Promise.all([
     startCorral({ port: 0, args: [...common, "--role", "web"] }),
-    startCorral({ port: 0, args: [...common, "--role", "worker"] }),
-    startCorral({ port: 0, args: [...common, "--role", "worker"] }),
+    startCorral({ port: 0, args: [...common, "--role", "worker", "--claim-lease", `${LEASE_S}`] }),
+    startCorral({ port: 0, args: [...common, "--role", "worker", "--claim-lease", `${LEASE_S}`] }),
   ]);
 }, 180_000); // processes that start slowly on a loaded machine (test-kit/corral-process.ts)
 
@@ -82,6 +86,11 @@ describe("web + worker×2 on one PostgreSQL, delivering to a loopback sink", () 
     const total = SINKS * ACTIVITIES;
 
     await waitFor("a fifth of the deliveries arrived", () => sink.arrived() >= total / 5, 30_000);
+    // Every claim so far was made (or renewed) before this read ends, so for --claim-lease at most.
+    const leasedUntil = Number(
+      (await db.get<{ until: number }>(`SELECT max(locked_until) AS until FROM deliveries`))!.until,
+    );
+    expect(leasedUntil).toBeLessThanOrEqual(Date.now() + LEASE_S * 1000);
     const arrivedAtKill = sink.arrived();
     const openAtKill = sink.open();
     await workers[0]!.kill();
