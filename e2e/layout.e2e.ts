@@ -1,4 +1,4 @@
-import type { Locator } from "playwright-core";
+import type { Locator, Page } from "playwright-core";
 import { expect, test } from "./harness/fixtures.ts";
 import {
   chooseOption,
@@ -149,9 +149,7 @@ test("at 390 px Perform's Deliveries fit the screen: each inbox a card with ever
     );
 
     // Nothing in the Result is wider than the screen, nor scrolls sideways inside it.
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
-      390,
-    );
+    expect(await pageScrollWidth(page)).toBeLessThanOrEqual(390);
     const tooWide = await result.evaluate((region) =>
       [region, ...region.querySelectorAll("*")]
         .filter(
@@ -191,9 +189,7 @@ test("at 390 px Perform's Deliveries fit the screen: each inbox a card with ever
     expect(await hide.getAttribute("aria-expanded")).toBe("true");
     const timeline = card.locator(`[id="${await hide.getAttribute("aria-controls")}"]`);
     await timeline.waitFor();
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
-      390,
-    );
+    expect(await pageScrollWidth(page)).toBeLessThanOrEqual(390);
     expect(await sidewaysAt390(timeline)).toEqual([]);
     expect(await squeezedTexts(page)).toEqual([]);
     await page.screenshot({ path: "/tmp/corral-390-perform-attempts.png", fullPage: true });
@@ -238,9 +234,7 @@ test("at 390 px a host's Newest attempts are a block each, its inbox, status, er
     await page.goto(`/deliveries/${encodeURIComponent(failing.host)}`);
     const section = page.getByRole("region", { name: "Delivery attempts" });
     await section.getByText(failing.inbox, { exact: true }).waitFor();
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
-      390,
-    );
+    expect(await pageScrollWidth(page)).toBeLessThanOrEqual(390);
     expect(await sidewaysAt390(section)).toEqual([]);
     await page.screenshot({ path: "/tmp/corral-390-host-attempts.png", fullPage: true });
     const attempts = section.getByRole("list", { name: "Newest attempts" });
@@ -276,9 +270,7 @@ test("at 390 px a host's refusals and its check steps are a block each, as are t
     const refusals = page.getByRole("region", { name: "Its refusals" });
     await refusals.getByText(/does not verify/).waitFor();
 
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
-      390,
-    );
+    expect(await pageScrollWidth(page)).toBeLessThanOrEqual(390);
     expect(await sidewaysAt390(check)).toEqual([]);
     expect(await sidewaysAt390(refusals)).toEqual([]);
     expect(await squeezedTexts(page)).toEqual([]);
@@ -306,9 +298,7 @@ test("at 390 px a host's refusals and its check steps are a block each, as are t
     await page.goto(`/refused?host=${encodeURIComponent(peer.host)}`);
     const refused = page.getByRole("list", { name: "Refused requests" });
     await refused.waitFor();
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
-      390,
-    );
+    expect(await pageScrollWidth(page)).toBeLessThanOrEqual(390);
     expect(await sidewaysAt390(refused)).toEqual([]);
     expect(await squeezedTexts(page)).toEqual([]);
     await page.screenshot({ path: "/tmp/corral-390-refused.png", fullPage: true });
@@ -344,9 +334,7 @@ test("at 390 px the failed deliveries on Deliveries are a block each, Redeliver 
     const name = `Failed deliveries to ${gone.host}`;
     const section = page.getByRole("region", { name });
     await section.getByText(gone.inbox, { exact: true }).waitFor({ timeout: 20_000 });
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
-      390,
-    );
+    expect(await pageScrollWidth(page)).toBeLessThanOrEqual(390);
     expect(await sidewaysAt390(section)).toEqual([]);
     expect(await squeezedTexts(page)).toEqual([]);
     await page.screenshot({ path: "/tmp/corral-390-failed-deliveries.png", fullPage: true });
@@ -385,6 +373,11 @@ function peerNote(peer: RemotePeer, to: string, n: number) {
 }
 
 /** The element and those inside it that scroll sideways or reach past a 390 px screen. */
+/** How wide the page is laid out, scrolled sideways or not. */
+function pageScrollWidth(page: Page): Promise<number> {
+  return page.evaluate(() => document.documentElement.scrollWidth);
+}
+
 function sidewaysAt390(box: Locator): Promise<string[]> {
   return box.evaluate((root) =>
     [root, ...root.querySelectorAll("*")]

@@ -28,6 +28,13 @@ export function reasonLabel(code: string): string {
   return REFUSAL_REASONS.find((reason) => reason.code === code)?.label ?? code;
 }
 
+/** The refused activity as a table shows it, "Create https://…/1"; null when nothing was read. */
+export function refusalActivity(entry: RefusalEntry): string | null {
+  return entry.activityType === null && entry.activityId === null
+    ? null
+    : `${entry.activityType ?? ""} ${entry.activityId ?? ""}`;
+}
+
 /** The host a refusal came from: the key's, else the actor's, else the client's address. */
 export function refusalHost(entry: RefusalEntry): string {
   return entry.keyHost ?? entry.actorHost ?? entry.client;

@@ -2,7 +2,7 @@ import { Link, Stack, Typography } from "@mui/material";
 import { Link as RouterLink } from "react-router";
 import { ColumnTable, type Column } from "../../components/column-table/column-table.tsx";
 import { Moment } from "../../components/moment/index.ts";
-import { reasonLabel, type RefusalEntry } from "../../lib/refusal-client.ts";
+import { reasonLabel, refusalActivity, type RefusalEntry } from "../../lib/refusal-client.ts";
 import { useHostRefusals } from "./use-host-refusals.ts";
 
 const REFUSALS_SHOWN = 10;
@@ -13,10 +13,7 @@ const COLUMNS: Column<RefusalEntry>[] = [
   { title: "Status", value: (row) => row.status },
   {
     title: "Activity",
-    value: (row) =>
-      row.activityType === null && row.activityId === null
-        ? null
-        : `${row.activityType ?? ""} ${row.activityId ?? ""}`,
+    value: refusalActivity,
     cellSx: { wordBreak: "break-all" },
   },
 ];

@@ -2,7 +2,12 @@ import { Box, Chip, Link, Stack, Typography } from "@mui/material";
 import { Link as RouterLink } from "react-router";
 import { ColumnTable, type Column } from "../../components/column-table/column-table.tsx";
 import { Moment } from "../../components/moment/index.ts";
-import { reasonLabel, refusalHost, type RefusalEntry } from "../../lib/refusal-client.ts";
+import {
+  reasonLabel,
+  refusalActivity,
+  refusalHost,
+  type RefusalEntry,
+} from "../../lib/refusal-client.ts";
 
 const noWrap = { whiteSpace: "nowrap" } as const;
 
@@ -46,10 +51,7 @@ const COLUMNS: Column<RefusalEntry>[] = [
   { title: "Status", value: (row) => row.status },
   {
     title: "Activity",
-    value: (row) =>
-      row.activityType === null && row.activityId === null
-        ? null
-        : `${row.activityType ?? ""} ${row.activityId ?? ""}`,
+    value: refusalActivity,
     cellSx: { wordBreak: "break-all" },
   },
   {
